@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+// Photon: a modular, multi-brand TV remote framework for Linux.
+import PackageDescription
+
+let package = Package(
+    name: "Photon",
+    products: [
+        .library(name: "PhotonCore", targets: ["PhotonCore"]),
+        .library(name: "PhotonCrypto", targets: ["PhotonCrypto"]),
+        .library(name: "PhotonNet", targets: ["PhotonNet"]),
+        .library(name: "PhotonStore", targets: ["PhotonStore"]),
+        .executable(name: "photon", targets: ["photon"]),
+    ],
+    targets: [
+        // C libraries from the system, found through pkg-config.
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CAvahi", path: "Sources/CAvahi", pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]),
+
+        // Brand-neutral model and protocols: no I/O, no C libraries.
+        .target(name: "PhotonCore", path: "Sources/PhotonCore"),
+        .target(name: "PhotonCrypto", dependencies: ["PhotonCore", "COpenSSL"], path: "Sources/PhotonCrypto"),
+        .target(
+            name: "PhotonNet", dependencies: ["PhotonCore", "PhotonCrypto", "COpenSSL"],
+            path: "Sources/PhotonNet"),
+        .target(
+            name: "PhotonStore", dependencies: ["PhotonCore", "PhotonCrypto"],
+            path: "Sources/PhotonStore"),
+        .target(
+            name: "PhotonCLI",
+            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore"],
+            path: "Sources/PhotonCLI"),
+        .executableTarget(name: "photon", dependencies: ["PhotonCLI"], path: "Sources/photon"),
+        .executableTarget(
+            name: "photon-bench",
+            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet"],
+            path: "Benchmarks/photon-bench"),
+
+        .testTarget(name: "PhotonCoreTests", dependencies: ["PhotonCore"]),
+        .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto"]),
+        .testTarget(name: "PhotonNetTests", dependencies: ["PhotonNet", "PhotonCrypto", "PhotonCore"]),
+        .testTarget(name: "PhotonStoreTests", dependencies: ["PhotonStore", "PhotonCore"]),
+        .testTarget(name: "PhotonCLITests", dependencies: ["PhotonCLI", "PhotonCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,10 @@
+#ifndef PHOTON_CAVAHI_SHIM_H
+#define PHOTON_CAVAHI_SHIM_H
+#include <avahi-client/client.h>
+#include <avahi-client/lookup.h>
+#include <avahi-client/publish.h>
+#include <avahi-common/error.h>
+#include <avahi-common/strlst.h>
+#include <avahi-common/thread-watch.h>
+#include <avahi-common/malloc.h>
+#endif

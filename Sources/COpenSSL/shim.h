@@ -1,0 +1,61 @@
+#ifndef PHOTON_COPENSSL_SHIM_H
+#define PHOTON_COPENSSL_SHIM_H
+// OpenSSL 3 headers plus small inline helpers for the macros Swift cannot import.
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <openssl/sha.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+static inline long photon_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
+    return SSL_CTX_set_min_proto_version(ctx, version);
+}
+static inline long photon_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version) {
+    return SSL_CTX_set_max_proto_version(ctx, version);
+}
+static inline long photon_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) {
+    return SSL_CTX_set_mode(ctx, mode);
+}
+static inline long photon_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
+    return SSL_set_tlsext_host_name(ssl, name);
+}
+static inline long photon_BIO_get_mem_data(BIO *bio, char **data) {
+    return BIO_get_mem_data(bio, data);
+}
+static inline void photon_OPENSSL_free(void *ptr) { OPENSSL_free(ptr); }
+
+/// Adds a v3 extension (for example "subjectAltName" = "DNS:tv,IP:127.0.0.1") to a
+/// self-signed certificate. Returns 1 on success.
+static inline int photon_X509_add_ext(X509 *cert, int nid, const char *value) {
+    X509V3_CTX ctx;
+    X509V3_set_ctx_nodb(&ctx);
+    X509V3_set_ctx(&ctx, cert, cert, NULL, NULL, 0);
+    X509_EXTENSION *ext = X509V3_EXT_conf_nid(NULL, &ctx, nid, value);
+    if (ext == NULL) return 0;
+    int ok = X509_add_ext(cert, ext, -1);
+    X509_EXTENSION_free(ext);
+    return ok;
+}
+
+/// The TLS version string ("TLSv1.3") of an established connection.
+static inline const char *photon_SSL_get_version(const SSL *ssl) { return SSL_get_version(ssl); }
+
+/// A verify callback that accepts any certificate chain: trust is decided by the
+/// caller's pin check after the handshake (Photon never accepts silently).
+static inline int photon_accept_any_certificate(int preverify_ok, X509_STORE_CTX *ctx) {
+    (void)preverify_ok; (void)ctx;
+    return 1;
+}
+/// Prints an X509 name in RFC 2253 form into a memory BIO.
+static inline int photon_X509_NAME_print_rfc2253(BIO *bio, const X509_NAME *name) {
+    return X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253);
+}
+static inline int photon_BN_num_bytes(const BIGNUM *bn) { return BN_num_bytes(bn); }
+#endif

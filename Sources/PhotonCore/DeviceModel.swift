@@ -1,0 +1,98 @@
+import Foundation
+
+/// What Photon remembers about a paired TV (the metadata file; nothing secret here).
+public struct DeviceRecord: Sendable, Hashable, Codable {
+    /// Stable local id, e.g. `androidtv-aabbccddeeff`; never reused for another TV.
+    public var id: String
+    public var nickname: String
+    public var brand: String
+    public var host: String
+    /// The main port (Android TV remote port, Samsung WebSocket port).
+    public var port: UInt16
+    /// Other named ports (`pairing`, `rest`).
+    public var ports: [String: UInt16]
+    public var name: String?
+    public var model: String?
+    public var mac: String?
+    public var capabilities: [String]
+    public var pairedAt: Date
+
+    public init(
+        id: String, nickname: String, brand: String, host: String, port: UInt16, ports: [String: UInt16] = [:],
+        name: String? = nil, model: String? = nil, mac: String? = nil, capabilities: [String] = [],
+        pairedAt: Date = Date()
+    ) {
+        self.id = id
+        self.nickname = nickname
+        self.brand = brand
+        self.host = host
+        self.port = port
+        self.ports = ports
+        self.name = name
+        self.model = model
+        self.mac = mac
+        self.capabilities = capabilities
+        self.pairedAt = pairedAt
+    }
+
+    public var endpoint: Endpoint { Endpoint(host: host, port: port) }
+}
+
+/// The secrets for one TV: its certificate pin and any token. Stored only in the secret
+/// store (0600), never printed.
+public struct DeviceSecrets: Sendable, Hashable, Codable {
+    public var pin: CertificateFingerprint?
+    public var token: String?
+
+    public init(pin: CertificateFingerprint? = nil, token: String? = nil) {
+        self.pin = pin
+        self.token = token
+    }
+}
+
+/// On-disk layout of `devices.json`.
+public struct DeviceFile: Sendable, Codable, Equatable {
+    public static let currentSchemaVersion = 1
+    public var schemaVersion: Int
+    public var devices: [DeviceRecord]
+    public init(devices: [DeviceRecord] = []) {
+        self.schemaVersion = Self.currentSchemaVersion
+        self.devices = devices
+    }
+}
+
+/// This installation's client identity as stored.
+public struct StoredIdentity: Sendable, Codable, Equatable {
+    public var certificatePEM: String
+    public var privateKeyPEM: String
+    public var createdAt: Date
+    public init(certificatePEM: String, privateKeyPEM: String, createdAt: Date = Date()) {
+        self.certificatePEM = certificatePEM
+        self.privateKeyPEM = privateKeyPEM
+        self.createdAt = createdAt
+    }
+    public var clientIdentity: ClientIdentity {
+        ClientIdentity(certificatePEM: certificatePEM, privateKeyPEM: privateKeyPEM)
+    }
+}
+
+/// On-disk layout of `secrets.json` (mode 0600 in a 0700 directory).
+public struct SecretFile: Sendable, Codable, Equatable {
+    public static let currentSchemaVersion = 1
+    public var schemaVersion: Int
+    public var identity: StoredIdentity?
+    public var devices: [String: DeviceSecrets]
+    public init(identity: StoredIdentity? = nil, devices: [String: DeviceSecrets] = [:]) {
+        self.schemaVersion = Self.currentSchemaVersion
+        self.identity = identity
+        self.devices = devices
+    }
+}
+
+extension DeviceFile {
+    /// Finds a TV by nickname, id or host, in that order.
+    public func find(_ name: String) -> DeviceRecord? {
+        devices.first { $0.nickname == name } ?? devices.first { $0.id == name }
+            ?? devices.first { $0.host == name }
+    }
+}

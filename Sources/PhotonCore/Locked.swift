@@ -1,0 +1,17 @@
+import Foundation
+
+/// A value guarded by a lock, for the small shared state of connections and pipes.
+/// The lock is never held across an `await`.
+public final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+
+    public init(_ value: Value) { self.value = value }
+
+    @discardableResult
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

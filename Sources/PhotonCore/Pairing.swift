@@ -1,0 +1,63 @@
+import Foundation
+
+/// A question pairing needs a person to answer. Front ends (CLI, daemon clients, tests)
+/// answer them; adapters never decide on the user's behalf.
+public enum PairingChallenge: Sendable, Hashable {
+    /// Trust this certificate, seen for the first time? Nothing is sent to the TV before
+    /// the answer.
+    case trustCertificate(CertificateInfo)
+    /// Type the code the TV shows: `length` symbols from `alphabet`.
+    case enterCode(length: Int, alphabet: CodeAlphabet)
+    /// Accept the request on the TV's screen; the flow waits for the TV's answer.
+    case confirmOnTV(message: String)
+}
+
+/// The symbols a pairing code is made of.
+public enum CodeAlphabet: String, Sendable, Hashable {
+    case hexadecimal
+    case decimal
+
+    /// Normalizes a typed code (trims, upper-cases) and checks it.
+    public func validate(_ code: String, length: Int) throws -> String {
+        let cleaned = code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        let allowed: Set<Character> =
+            self == .hexadecimal ? Set("0123456789ABCDEF") : Set("0123456789")
+        guard cleaned.count == length, cleaned.allSatisfy({ allowed.contains($0) }) else {
+            throw PhotonError(
+                .pairingRefused,
+                "the code must be \(length) \(self == .hexadecimal ? "hexadecimal " : "")characters",
+                hint: "type the code exactly as the TV shows it")
+        }
+        return cleaned
+    }
+}
+
+/// A front end's answer to a `PairingChallenge`.
+public enum PairingAnswer: Sendable, Hashable {
+    case trust(Bool)
+    case code(String)
+    /// For `confirmOnTV`: keep waiting.
+    case wait
+}
+
+/// Answers pairing challenges: the CLI asks the terminal, tests answer from a script.
+public protocol PairingResponder: Sendable {
+    func answer(_ challenge: PairingChallenge) async throws -> PairingAnswer
+}
+
+/// A pairing in progress with one TV. `run` yields challenges to the responder and ends
+/// in a `PairedTV` to store, or a `PhotonError` (`pairingRefused`, `untrustedCertificate`,
+/// `timeout`…).
+public protocol PairingFlow: Sendable {
+    func run(responder: any PairingResponder) async throws -> PairedTV
+}
+
+/// The outcome of pairing: what to remember about the TV and what to keep secret.
+public struct PairedTV: Sendable, Hashable {
+    public var device: DeviceRecord
+    public var secrets: DeviceSecrets
+    public init(device: DeviceRecord, secrets: DeviceSecrets) {
+        self.device = device
+        self.secrets = secrets
+    }
+}

@@ -1,0 +1,78 @@
+/// A command for a TV, independent of brand. Adapters encode it for their protocol or
+/// reject it with `unsupported` before anything is sent.
+public enum RemoteCommand: Sendable, Hashable {
+    case key(KeyInput, KeyAction)
+    /// Hold a key for a duration, then release it (long press).
+    case longPress(KeyInput, milliseconds: Int)
+    case text(String)
+    case launch(String)
+    case volume(VolumeChange)
+    /// A voice query: 16-bit little-endian mono PCM at `sampleRate` Hz.
+    case voice(pcm: [UInt8], sampleRate: Int)
+
+    /// The capability a TV must declare for this command.
+    public var requiredCapability: Capability {
+        switch self {
+        case .key: return .keys
+        case .longPress: return .longPress
+        case .text: return .text
+        case .launch: return .appLaunch
+        case .volume: return .keys
+        case .voice: return .voice
+        }
+    }
+}
+
+public enum VolumeChange: String, Sendable, Hashable, Codable, CaseIterable {
+    case up, down, mute
+}
+
+/// What an adapter (and a particular TV) can do. Queried before sending so that a
+/// command a TV cannot perform fails with `unsupported` rather than silently.
+public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
+    case keys
+    case longPress = "long-press"
+    case text
+    case appLaunch = "app-launch"
+    case appList = "app-list"
+    case volumeState = "volume-state"
+    case powerState = "power-state"
+    case voice
+    case currentApp = "current-app"
+    case wakeOnLAN = "wake-on-lan"
+}
+
+/// A set of capabilities, kept as a value so it can be stored and compared.
+public struct Capabilities: Sendable, Hashable, Codable {
+    public var members: Set<Capability>
+
+    public init(_ members: Set<Capability>) { self.members = members }
+    public init(_ members: Capability...) { self.members = Set(members) }
+
+    public func contains(_ capability: Capability) -> Bool { members.contains(capability) }
+    public static let none = Capabilities([])
+
+    /// The names in a stable order, for output.
+    public var sortedNames: [String] { members.map(\.rawValue).sorted() }
+}
+
+/// The TV's volume as it reports it.
+public struct VolumeState: Sendable, Hashable, Codable {
+    public var level: Int
+    public var maximum: Int
+    public var muted: Bool
+    public init(level: Int, maximum: Int, muted: Bool) {
+        self.level = level
+        self.maximum = maximum
+        self.muted = muted
+    }
+}
+
+/// Something the TV told us. Only typed values: nothing from the TV is passed raw.
+public enum TVEvent: Sendable, Equatable {
+    case power(isOn: Bool)
+    case volume(VolumeState)
+    case currentApp(String)
+    case deviceInfo(model: String?, vendor: String?, version: String?)
+    case disconnected(reason: PhotonError?)
+}

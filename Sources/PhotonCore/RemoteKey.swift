@@ -1,0 +1,62 @@
+/// The brand-neutral key set. Adapters map each key to their own code (Android TV
+/// `select` → `KEYCODE_DPAD_CENTER`, Samsung `select` → `KEY_ENTER`); a key an adapter
+/// cannot map is an `unsupported` error, never a silent no-op. Raw values are the
+/// lower-case kebab-case names of the command-line contract.
+public enum RemoteKey: String, Sendable, CaseIterable, Codable, Hashable {
+    case up, down, left, right, select, back, home, menu
+    case volumeUp = "volume-up", volumeDown = "volume-down", mute
+    case power, powerOn = "power-on", powerOff = "power-off"
+    case playPause = "play-pause", play, pause, stop, next, previous, rewind
+    case fastForward = "fast-forward", record
+    case channelUp = "channel-up", channelDown = "channel-down"
+    case digit0 = "0", digit1 = "1", digit2 = "2", digit3 = "3", digit4 = "4"
+    case digit5 = "5", digit6 = "6", digit7 = "7", digit8 = "8", digit9 = "9"
+    case input, settings, guide, info, captions, search
+    case red, green, yellow, blue
+
+    /// Looks a key up by its contract name, case-insensitively, also accepting
+    /// underscores and camel case (`volume_up`, `volumeUp`).
+    public init?(name: String) {
+        var normalized = ""
+        for scalar in name.unicodeScalars {
+            if scalar == "_" || scalar == " " {
+                normalized.append("-")
+            } else if scalar >= "A", scalar <= "Z", !normalized.isEmpty, normalized.last != "-" {
+                normalized.append("-")
+                normalized.append(Character(scalar).lowercased())
+            } else {
+                normalized.append(Character(scalar).lowercased())
+            }
+        }
+        self.init(rawValue: normalized)
+    }
+
+    /// Keys a gesture-like source may never send (see the command router policy).
+    public var isPowerOrSettings: Bool {
+        switch self {
+        case .power, .powerOn, .powerOff, .settings, .input: return true
+        default: return false
+        }
+    }
+}
+
+/// A key as the user asked for it: a brand-neutral key or a brand's own code passed
+/// through unchanged (`KEYCODE_TV_INPUT`, `KEY_SOURCE`, or a number).
+public enum KeyInput: Sendable, Hashable, CustomStringConvertible {
+    case key(RemoteKey)
+    case raw(String)
+
+    public var description: String {
+        switch self {
+        case .key(let key): return key.rawValue
+        case .raw(let code): return code
+        }
+    }
+}
+
+/// How a key is pressed: a short press, or the start and end of a long press.
+public enum KeyAction: String, Sendable, Codable, Hashable {
+    case press
+    case holdStart = "hold-start"
+    case holdEnd = "hold-end"
+}
