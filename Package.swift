@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CPhotonSystem", path: "Sources/CPhotonSystem"),
         .systemLibrary(
             name: "CAvahi", path: "Sources/CAvahi", pkgConfig: "avahi-client",
             providers: [.apt(["libavahi-client-dev"])]),
@@ -24,7 +25,7 @@ let package = Package(
         .target(name: "PhotonCore", path: "Sources/PhotonCore"),
         .target(name: "PhotonCrypto", dependencies: ["PhotonCore", "COpenSSL"], path: "Sources/PhotonCrypto"),
         .target(
-            name: "PhotonNet", dependencies: ["PhotonCore", "PhotonCrypto", "COpenSSL"],
+            name: "PhotonNet", dependencies: ["PhotonCore", "PhotonCrypto", "COpenSSL", "CPhotonSystem"],
             path: "Sources/PhotonNet"),
         .target(
             name: "PhotonStore", dependencies: ["PhotonCore", "PhotonCrypto"],

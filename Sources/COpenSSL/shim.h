@@ -58,4 +58,8 @@ static inline int photon_X509_NAME_print_rfc2253(BIO *bio, const X509_NAME *name
     return X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253);
 }
 static inline int photon_BN_num_bytes(const BIGNUM *bn) { return BN_num_bytes(bn); }
+/// TVs often drop the connection without close_notify: treat that as a clean EOF.
+static inline void photon_SSL_CTX_ignore_unexpected_eof(SSL_CTX *ctx) {
+    SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF | SSL_OP_NO_RENEGOTIATION);
+}
 #endif

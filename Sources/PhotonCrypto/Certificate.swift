@@ -10,6 +10,13 @@ public final class Certificate: @unchecked Sendable {
     init(taking pointer: OpaquePointer) { self.pointer = pointer }
     deinit { X509_free(pointer) }
 
+    /// Wraps an OpenSSL `X509*` whose reference the caller hands over (PhotonNet uses
+    /// this for the certificate a TLS peer presented).
+    public convenience init(takingOwnershipOf x509: OpaquePointer) { self.init(taking: x509) }
+
+    /// The underlying `X509*`, valid while this object lives.
+    public var x509: OpaquePointer { pointer }
+
     /// Parses a PEM certificate.
     public convenience init(pem: String) throws {
         let cert: OpaquePointer = try withMemoryBIO(Array(pem.utf8)) { bio in

@@ -1,10 +1,10 @@
 import COpenSSL
 import PhotonCore
 
-/// Turns OpenSSL's thread-local error queue into a readable `PhotonError`.
-enum OpenSSLError {
+/// Turns OpenSSL's thread-local error queue into readable text and `PhotonError`s.
+public enum OpenSSLError {
     /// Drains the error queue into one line (most recent last).
-    static func drain() -> String {
+    public static func drain() -> String {
         var parts: [String] = []
         while true {
             let code = ERR_get_error()

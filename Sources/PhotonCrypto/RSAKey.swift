@@ -9,6 +9,9 @@ public final class RSAKey: @unchecked Sendable {
     init(taking pointer: OpaquePointer) { self.pointer = pointer }
     deinit { EVP_PKEY_free(pointer) }
 
+    /// The underlying `EVP_PKEY*`, valid while this object lives.
+    public var evpKey: OpaquePointer { pointer }
+
     /// Generates a new key (2048 bits unless told otherwise).
     public static func generate(bits: Int = 2048) throws -> RSAKey {
         guard let ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, nil) else {

@@ -1,0 +1,20 @@
+#ifndef PHOTON_SYSTEM_SHIM_H
+#define PHOTON_SYSTEM_SHIM_H
+// Linux interfaces that Glibc's Swift module does not expose: epoll, eventfd, TCP options,
+// peer credentials.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/file.h>
+
+static inline int photon_epoll_fd(const struct epoll_event *ev) { return ev->data.fd; }
+static inline struct epoll_event photon_epoll_event(unsigned int events, int fd) {
+    struct epoll_event ev;
+    ev.events = events;
+    ev.data.u64 = 0;
+    ev.data.fd = fd;
+    return ev;
+}
+#endif

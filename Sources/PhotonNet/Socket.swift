@@ -1,0 +1,192 @@
+import CPhotonSystem
+import Foundation
+import Glibc
+import PhotonCore
+
+/// A non-blocking socket registered with the event loop. Owns its fd: `close` deregisters
+/// then closes it, exactly once.
+final class Socket: Sendable {
+    let registration: EventLoop.Registration
+    private let closed = Locked(false)
+    var fd: Int32 { registration.fd }
+
+    init(adopting fd: Int32) {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        registration = EventLoop.shared.register(fd)
+    }
+
+    var isClosed: Bool { closed.withLock { $0 } }
+
+    func close() {
+        let first = closed.withLock { c -> Bool in
+            defer { c = true }
+            return !c
+        }
+        guard first else { return }
+        EventLoop.shared.deregister(registration)
+        Glibc.close(fd)
+    }
+
+    func wait(for interest: EventLoop.Interest, deadline: ContinuousClock.Instant?) async throws {
+        try await EventLoop.shared.wait(registration, for: interest, deadline: deadline)
+    }
+
+    func setNoDelay() {
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Local address the socket is bound to.
+    var localAddress: SocketAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let rc = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return rc == 0 ? SocketAddress(storage: storage, length: length) : nil
+    }
+
+    deinit { close() }
+
+    /// Opens a TCP connection to the first address of `host` that answers, within
+    /// `timeout` for the whole attempt.
+    static func connect(host: String, port: UInt16, timeout: Duration) async throws -> Socket {
+        let end = ContinuousClock.now + timeout
+        let addresses = try await SocketAddress.resolve(host: host, port: port, timeout: timeout)
+        var lastError: PhotonError?
+        for address in addresses {
+            do {
+                return try await connect(to: address, deadline: end, timeout: timeout)
+            } catch let error as PhotonError where error.code == .unreachable {
+                lastError = error
+            }
+        }
+        throw lastError ?? PhotonError(.unreachable, "no address found for \(host)")
+    }
+
+    static func connect(to address: SocketAddress, deadline: ContinuousClock.Instant, timeout: Duration) async throws
+        -> Socket
+    {
+        let fd = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw PhotonError(.unreachable, "cannot create a socket: \(errnoText())") }
+        let socket = Socket(adopting: fd)
+        socket.setNoDelay()
+        let rc = address.withSockaddr { Glibc.connect(fd, $0, $1) }
+        if rc != 0 {
+            guard errno == EINPROGRESS else {
+                let e = errno
+                socket.close()
+                throw connectError(address, e)
+            }
+            do {
+                try await socket.wait(for: .write, deadline: deadline)
+            } catch let error as PhotonError where error.code == .timeout {
+                socket.close()
+                throw PhotonError(
+                    .timeout, "connecting to \(address) timed out after \(formatted(timeout)) s",
+                    hint: "check that the TV is on and on this network, or raise --timeout")
+            } catch {
+                socket.close()
+                throw error
+            }
+            var soError: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length)
+            if soError != 0 {
+                socket.close()
+                throw connectError(address, soError)
+            }
+        }
+        return socket
+    }
+
+    private static func connectError(_ address: SocketAddress, _ code: Int32) -> PhotonError {
+        let hint: String
+        switch code {
+        case ECONNREFUSED: hint = "nothing listens on that port: check the port, and that the TV's remote service is on"
+        case EHOSTUNREACH, ENETUNREACH: hint = "the address is not reachable from this machine: check the network"
+        default: hint = "check that the TV is on and on this network"
+        }
+        return PhotonError(.unreachable, "cannot connect to \(address): \(errnoText(code))", hint: hint)
+    }
+}
+
+func formatted(_ d: Duration) -> String {
+    let s = d.seconds
+    return s == s.rounded() ? String(Int(s)) : String(format: "%.2f", s)
+}
+
+/// A listening TCP socket (emulators, the WebSocket test server).
+public final class TCPListener: Sendable {
+    let socket: Socket
+    /// The port actually bound (useful with port 0).
+    public let port: UInt16
+    public let host: String
+
+    /// Listens on `host:port` (port 0 picks a free one).
+    public init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 128) throws {
+        guard let address = SocketAddress(numericHost: host, port: port) else {
+            throw PhotonError(.usage, "listen address must be numeric: \(host)")
+        }
+        let fd = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw PhotonError(.internal, "cannot create a socket: \(errnoText())") }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        if address.family == AF_INET6 {
+            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
+        guard address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            throw PhotonError(
+                .usage, "cannot listen on \(address): \(errnoText(e))",
+                hint: e == EADDRINUSE ? "another program uses that port: pick another with --port" : nil)
+        }
+        guard listen(fd, backlog) == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            throw PhotonError(.internal, "listen failed: \(errnoText(e))")
+        }
+        socket = Socket(adopting: fd)
+        self.host = host
+        self.port = socket.localAddress?.port ?? port
+    }
+
+    /// Waits for the next connection. Throws `connectionClosed` once the listener closes.
+    func acceptSocket() async throws -> (Socket, SocketAddress) {
+        while true {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.accept(socket.fd, $0, &length)
+                }
+            }
+            if fd >= 0 {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                let s = Socket(adopting: fd)
+                s.setNoDelay()
+                return (s, SocketAddress(storage: storage, length: length))
+            }
+            switch errno {
+            case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED: break
+            case EMFILE, ENFILE:
+                try await Task.sleep(for: .milliseconds(50))
+                continue
+            default:
+                throw PhotonError(.connectionClosed, "accept failed: \(errnoText())")
+            }
+            if socket.isClosed { throw PhotonError(.connectionClosed, "the listener was closed") }
+            try await socket.wait(for: .read, deadline: nil)
+        }
+    }
+
+    /// Accepts the next plain TCP connection.
+    public func accept() async throws -> TCPStream {
+        let (s, peer) = try await acceptSocket()
+        return TCPStream(socket: s, peer: peer)
+    }
+
+    public func close() { socket.close() }
+}

@@ -1,0 +1,67 @@
+import Glibc
+import PhotonCore
+
+/// A plain TCP byte stream. Reads and writes are each serialized, so one reader task and
+/// several writer tasks may share it.
+public final class TCPStream: ByteStream {
+    let socket: Socket
+    public let peerAddress: SocketAddress?
+    private let readGate = AsyncGate()
+    private let writeGate = AsyncGate()
+
+    init(socket: Socket, peer: SocketAddress?) {
+        self.socket = socket
+        self.peerAddress = peer
+    }
+
+    public var peerCertificate: CertificateInfo? { nil }
+    public var localCertificate: CertificateInfo? { nil }
+
+    /// Connects to `host:port`.
+    public static func connect(host: String, port: UInt16, timeout: Duration) async throws -> TCPStream {
+        let socket = try await Socket.connect(host: host, port: port, timeout: timeout)
+        return TCPStream(socket: socket, peer: nil)
+    }
+
+    public func read(maxLength: Int, timeout: Duration?) async throws -> [UInt8] {
+        let end = deadline(after: timeout)
+        return try await readGate.withGate {
+            var buffer = [UInt8](repeating: 0, count: max(1, maxLength))
+            while true {
+                let n = buffer.withUnsafeMutableBytes { recv(socket.fd, $0.baseAddress, $0.count, 0) }
+                if n > 0 { return Array(buffer[..<n]) }
+                if n == 0 { return [] }
+                switch errno {
+                case EAGAIN, EWOULDBLOCK: try await socket.wait(for: .read, deadline: end)
+                case EINTR: continue
+                case ECONNRESET: return []
+                case EBADF: throw PhotonError(.connectionClosed, "the connection was closed")
+                default: throw PhotonError(.connectionClosed, "reading failed: \(errnoText())")
+                }
+            }
+        }
+    }
+
+    public func write(_ bytes: [UInt8], timeout: Duration?) async throws {
+        let end = deadline(after: timeout)
+        try await writeGate.withGate {
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes {
+                    send(socket.fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+                }
+                if n >= 0 {
+                    offset += n
+                    continue
+                }
+                switch errno {
+                case EAGAIN, EWOULDBLOCK: try await socket.wait(for: .write, deadline: end)
+                case EINTR: continue
+                default: throw PhotonError(.connectionClosed, "writing failed: \(errnoText())")
+                }
+            }
+        }
+    }
+
+    public func close() async { socket.close() }
+}

@@ -1,0 +1,93 @@
+import COpenSSL
+import PhotonCore
+import PhotonCrypto
+
+/// An OpenSSL `SSL_CTX` configured the Photon way: TLS 1.2 to 1.3, peer certificates
+/// always requested and handed to Photon's own pin check (never silently trusted),
+/// partial writes, and a TV's missing close_notify read as a clean end of stream.
+final class TLSContext: @unchecked Sendable {
+    let pointer: OpaquePointer
+    /// Our own certificate, when the context has an identity.
+    let localCertificate: CertificateInfo?
+
+    private init(pointer: OpaquePointer, localCertificate: CertificateInfo?) {
+        self.pointer = pointer
+        self.localCertificate = localCertificate
+    }
+
+    deinit { SSL_CTX_free(pointer) }
+
+    static func make(
+        server: Bool, certificatePEM: String?, privateKeyPEM: String?, minimum: TLSVersion, maximum: TLSVersion
+    ) throws -> TLSContext {
+        guard let ctx = SSL_CTX_new(server ? TLS_server_method() : TLS_client_method()) else {
+            throw PhotonError(.tls, "cannot create a TLS context: \(OpenSSLError.drain())")
+        }
+        let context: TLSContext
+        var local: CertificateInfo?
+        do {
+            guard photon_SSL_CTX_set_min_proto_version(ctx, minimum.openSSLValue) == 1,
+                photon_SSL_CTX_set_max_proto_version(ctx, maximum.openSSLValue) == 1
+            else { throw PhotonError(.tls, "cannot set the TLS versions: \(OpenSSLError.drain())") }
+            _ = photon_SSL_CTX_set_mode(ctx, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
+            photon_SSL_CTX_ignore_unexpected_eof(ctx)
+            // Ask for the peer's certificate and accept whatever chain it is: the TVs are
+            // self-signed, and trust is the pin check's job after the handshake.
+            SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, photon_accept_any_certificate)
+            if let certificatePEM, let privateKeyPEM {
+                let cert = try Certificate(pem: certificatePEM)
+                let key = try RSAKey(pem: privateKeyPEM)
+                guard SSL_CTX_use_certificate(ctx, cert.x509) == 1, SSL_CTX_use_PrivateKey(ctx, key.evpKey) == 1,
+                    SSL_CTX_check_private_key(ctx) == 1
+                else {
+                    throw PhotonError(
+                        .tls, "the TLS identity is unusable: \(OpenSSLError.drain())",
+                        hint: "run `photon identity regenerate` (Android TVs will need pairing again)")
+                }
+                local = cert.info
+            }
+            if server {
+                let sessionID: [UInt8] = Array("photon".utf8)
+                SSL_CTX_set_session_id_context(ctx, sessionID, UInt32(sessionID.count))
+            }
+            context = TLSContext(pointer: ctx, localCertificate: local)
+        } catch {
+            SSL_CTX_free(ctx)
+            throw error
+        }
+        return context
+    }
+
+    private struct ClientKey: Hashable {
+        var identity: ClientIdentity?
+        var minimum: TLSVersion
+        var maximum: TLSVersion
+    }
+    private static let clientCache = Locked<[ClientKey: TLSContext]>([:])
+
+    /// A client context for these options, made once and reused (contexts are
+    /// thread-safe once configured).
+    static func client(for options: TLSClientOptions) throws -> TLSContext {
+        let key = ClientKey(identity: options.identity, minimum: options.minimumVersion, maximum: options.maximumVersion)
+        if let cached = clientCache.withLock({ $0[key] }) { return cached }
+        let made = try make(
+            server: false, certificatePEM: options.identity?.certificatePEM,
+            privateKeyPEM: options.identity?.privateKeyPEM, minimum: options.minimumVersion,
+            maximum: options.maximumVersion)
+        clientCache.withLock { cache in
+            if cache.count > 16 { cache.removeAll() }
+            cache[key] = made
+        }
+        return made
+    }
+}
+
+extension TLSVersion {
+    var openSSLValue: Int32 {
+        switch self {
+        case .tls12: return TLS1_2_VERSION
+        case .tls13: return TLS1_3_VERSION
+        }
+    }
+}
+

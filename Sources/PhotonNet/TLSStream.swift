@@ -1,0 +1,273 @@
+import COpenSSL
+import Foundation
+import Glibc
+import PhotonCore
+import PhotonCrypto
+
+/// A TLS connection over a non-blocking socket, driven by the event loop. OpenSSL calls
+/// are made under a lock (an `SSL` object is not thread-safe) that is never held while
+/// waiting, so a reader task and a writer task can share the stream.
+public final class TLSStream: ByteStream, @unchecked Sendable {
+    let socket: Socket
+    private let ssl: OpaquePointer
+    private let sslLock = NSLock()
+    private var closed = false  // guarded by sslLock
+    private let readGate = AsyncGate()
+    private let writeGate = AsyncGate()
+    private let context: TLSContext
+
+    public private(set) var peerCertificate: CertificateInfo?
+    public var localCertificate: CertificateInfo? { context.localCertificate }
+    /// The negotiated version, e.g. `TLSv1.3`.
+    public private(set) var protocolVersion: String = ""
+
+    private init(socket: Socket, context: TLSContext, server: Bool, serverName: String?) throws {
+        guard let ssl = SSL_new(context.pointer) else {
+            throw PhotonError(.tls, "cannot create a TLS session: \(OpenSSLError.drain())")
+        }
+        self.ssl = ssl
+        self.socket = socket
+        self.context = context
+        SSL_set_fd(ssl, socket.fd)
+        if server {
+            SSL_set_accept_state(ssl)
+        } else {
+            SSL_set_connect_state(ssl)
+            if let serverName, SocketAddress(numericHost: serverName, port: 0) == nil {
+                _ = photon_SSL_set_tlsext_host_name(ssl, serverName)
+            }
+        }
+    }
+
+    deinit {
+        socket.close()
+        SSL_free(ssl)
+    }
+
+    /// Connects to a TV and checks its certificate against `options.trust`. With a pin,
+    /// a different certificate fails with `pinMismatch` and nothing is sent.
+    public static func connect(
+        host: String, port: UInt16, options: TLSClientOptions, timeout: Duration
+    ) async throws -> TLSStream {
+        let end = ContinuousClock.now + timeout
+        let socket = try await Socket.connect(host: host, port: port, timeout: timeout)
+        let stream: TLSStream
+        do {
+            stream = try TLSStream(
+                socket: socket, context: try TLSContext.client(for: options), server: false,
+                serverName: options.serverName)
+        } catch {
+            socket.close()
+            throw error
+        }
+        try await stream.handshake(deadline: end, peerDescription: Endpoint(host: host, port: port).description)
+        if case .pinned(let expected) = options.trust {
+            guard let seen = stream.peerCertificate?.fingerprint, seen == expected else {
+                await stream.close()
+                let seenText = stream.peerCertificate.map { $0.fingerprint.description } ?? "none"
+                throw PhotonError(
+                    .pinMismatch,
+                    "the TV's certificate changed since pairing (expected \(expected), got \(seenText))",
+                    hint: "if the TV was reset or updated, pair it again; otherwise something may be impersonating it")
+            }
+        }
+        return stream
+    }
+
+    /// Runs the server side of the handshake on an accepted socket.
+    static func accept(socket: Socket, context: TLSContext, timeout: Duration) async throws -> TLSStream {
+        let stream = try TLSStream(socket: socket, context: context, server: true, serverName: nil)
+        try await stream.handshake(deadline: ContinuousClock.now + timeout, peerDescription: "client")
+        return stream
+    }
+
+    private enum Step<R> {
+        case done(R)
+        case wait(EventLoop.Interest)
+        case eof
+        case failure(PhotonError)
+    }
+
+    /// Calls `operation` under the lock until it completes, parking on the event loop
+    /// for WANT_READ/WANT_WRITE.
+    private func drive<R>(
+        deadline: ContinuousClock.Instant?, what: String, _ operation: (OpaquePointer) -> (Int32, R)
+    ) async throws -> R? {
+        while true {
+            let step: Step<R> = sslLock.withLock {
+                if closed { return .failure(PhotonError(.connectionClosed, "the connection was closed")) }
+                ERR_clear_error()
+                errno = 0
+                let (rc, value) = operation(ssl)
+                if rc == 1 { return .done(value) }
+                let code = SSL_get_error(ssl, rc)
+                let sysErrno = errno
+                switch code {
+                case SSL_ERROR_WANT_READ: return .wait(.read)
+                case SSL_ERROR_WANT_WRITE: return .wait(.write)
+                case SSL_ERROR_ZERO_RETURN: return .eof
+                case SSL_ERROR_SYSCALL:
+                    let detail = OpenSSLError.drain()
+                    if sysErrno == 0 || sysErrno == ECONNRESET || sysErrno == EPIPE { return .eof }
+                    return .failure(
+                        PhotonError(.connectionClosed, "\(what) failed: \(detail.isEmpty ? errnoText(sysErrno) : detail)"))
+                default:
+                    return .failure(PhotonError(.tls, "\(what) failed: \(OpenSSLError.drain())"))
+                }
+            }
+            switch step {
+            case .done(let value): return value
+            case .eof: return nil
+            case .failure(let error): throw error
+            case .wait(let interest):
+                do {
+                    try await socket.wait(for: interest, deadline: deadline)
+                } catch let error as PhotonError where error.code == .timeout {
+                    throw PhotonError(
+                        .timeout, "\(what) timed out", hint: "check that the TV is on and answering, or raise --timeout")
+                }
+            }
+        }
+    }
+
+    private func handshake(deadline: ContinuousClock.Instant, peerDescription: String) async throws {
+        let completed: Bool?
+        do {
+            completed = try await drive(deadline: deadline, what: "the TLS handshake with \(peerDescription)") {
+                (SSL_do_handshake($0), true)
+            }
+        } catch let error as PhotonError {
+            await close()
+            if error.code == .tls {
+                throw PhotonError(
+                    .tls, error.message,
+                    hint: "the TV refused the secure connection: if it was paired before, pair it again")
+            }
+            throw error
+        }
+        guard completed != nil else {
+            await close()
+            throw PhotonError(
+                .connectionClosed, "\(peerDescription) closed the connection during the TLS handshake",
+                hint: "a TV does this when it no longer accepts this client's certificate: pair it again")
+        }
+        sslLock.withLock {
+            if let peer = SSL_get1_peer_certificate(ssl) {
+                peerCertificate = Certificate(takingOwnershipOf: peer).info
+            }
+            protocolVersion = String(cString: photon_SSL_get_version(ssl))
+        }
+    }
+
+    public func read(maxLength: Int, timeout: Duration?) async throws -> [UInt8] {
+        let end = deadline(after: timeout)
+        return try await readGate.withGate {
+            var buffer = [UInt8](repeating: 0, count: max(1, maxLength))
+            let count: Int? = try await drive(deadline: end, what: "reading from the TV") { ssl in
+                var n = 0
+                let rc = buffer.withUnsafeMutableBytes { SSL_read_ex(ssl, $0.baseAddress, $0.count, &n) }
+                return (rc, n)
+            }
+            guard let count else { return [] }
+            return Array(buffer[..<count])
+        }
+    }
+
+    public func write(_ bytes: [UInt8], timeout: Duration?) async throws {
+        guard !bytes.isEmpty else { return }
+        let end = deadline(after: timeout)
+        try await writeGate.withGate {
+            var offset = 0
+            while offset < bytes.count {
+                let written: Int? = try await drive(deadline: end, what: "writing to the TV") { ssl in
+                    var n = 0
+                    let rc = bytes.withUnsafeBytes {
+                        SSL_write_ex(ssl, $0.baseAddress! + offset, $0.count - offset, &n)
+                    }
+                    return (rc, n)
+                }
+                guard let written else {
+                    throw PhotonError(.connectionClosed, "the TV closed the connection")
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Sends close_notify (best effort, without waiting) and closes the socket.
+    public func close() async {
+        sslLock.withLock {
+            guard !closed else { return }
+            closed = true
+            ERR_clear_error()
+            if SSL_is_init_finished(ssl) == 1 { _ = SSL_shutdown(ssl) }
+            ERR_clear_error()
+        }
+        socket.close()
+    }
+}
+
+/// Configuration of a TLS server (emulated TVs, tests).
+public struct TLSServerConfiguration: Sendable {
+    public var certificatePEM: String
+    public var privateKeyPEM: String
+    public var minimumVersion: TLSVersion
+    public var maximumVersion: TLSVersion
+    public var handshakeTimeout: Duration
+
+    public init(
+        certificatePEM: String, privateKeyPEM: String, minimumVersion: TLSVersion = .tls12,
+        maximumVersion: TLSVersion = .tls13, handshakeTimeout: Duration = .seconds(10)
+    ) {
+        self.certificatePEM = certificatePEM
+        self.privateKeyPEM = privateKeyPEM
+        self.minimumVersion = minimumVersion
+        self.maximumVersion = maximumVersion
+        self.handshakeTimeout = handshakeTimeout
+    }
+}
+
+/// A TLS listener. It asks every client for a certificate and accepts any (or none),
+/// reporting it on the stream, so an emulated TV can keep its own paired list.
+public final class TLSListener: Sendable {
+    public let tcp: TCPListener
+    private let context: TLSContext
+    private let handshakeTimeout: Duration
+
+    public init(host: String = "127.0.0.1", port: UInt16 = 0, configuration: TLSServerConfiguration) throws {
+        context = try TLSContext.make(
+            server: true, certificatePEM: configuration.certificatePEM, privateKeyPEM: configuration.privateKeyPEM,
+            minimum: configuration.minimumVersion, maximum: configuration.maximumVersion)
+        tcp = try TCPListener(host: host, port: port)
+        handshakeTimeout = configuration.handshakeTimeout
+    }
+
+    public var port: UInt16 { tcp.port }
+
+    /// Accepts the next connection and completes its handshake. A failed handshake throws
+    /// (`tls`, `timeout`, `connectionClosed`); the listener stays usable.
+    public func accept() async throws -> TLSStream {
+        let (socket, _) = try await tcp.acceptSocket()
+        return try await TLSStream.accept(socket: socket, context: context, timeout: handshakeTimeout)
+    }
+
+    /// Accepts the next raw TCP connection; call `handshake` on it (lets a server run
+    /// handshakes concurrently instead of one after another).
+    public func acceptPending() async throws -> PendingTLSConnection {
+        let (socket, _) = try await tcp.acceptSocket()
+        return PendingTLSConnection(socket: socket, context: context, timeout: handshakeTimeout)
+    }
+
+    public func close() { tcp.close() }
+}
+
+/// An accepted connection whose TLS handshake has not run yet.
+public struct PendingTLSConnection: Sendable {
+    let socket: Socket
+    let context: TLSContext
+    let timeout: Duration
+
+    public func handshake() async throws -> TLSStream {
+        try await TLSStream.accept(socket: socket, context: context, timeout: timeout)
+    }
+}
