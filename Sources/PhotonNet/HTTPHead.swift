@@ -1,0 +1,117 @@
+import Foundation
+import PhotonCore
+
+/// The head of an HTTP/1.1 request or response (start line and headers), as used by
+/// the WebSocket handshake and the small REST calls TVs need. Header names compare
+/// case-insensitively.
+public struct HTTPHead: Sendable, Hashable {
+    /// `GET /path HTTP/1.1` or `HTTP/1.1 101 Switching Protocols`, split on spaces.
+    public var startLine: String
+    public var headers: [(name: String, value: String)]
+
+    public init(startLine: String, headers: [(name: String, value: String)]) {
+        self.startLine = startLine
+        self.headers = headers
+    }
+
+    public static func == (a: HTTPHead, b: HTTPHead) -> Bool {
+        a.startLine == b.startLine && a.headers.map(\.name) == b.headers.map(\.name)
+            && a.headers.map(\.value) == b.headers.map(\.value)
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(startLine) }
+
+    public subscript(name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// Whether a comma-separated header contains `token` (case-insensitive).
+    public func header(_ name: String, contains token: String) -> Bool {
+        headers.filter { $0.name.lowercased() == name.lowercased() }
+            .flatMap { $0.value.split(separator: ",").map(String.init) }
+            .contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == token.lowercased() }
+    }
+
+    /// For a request: method and target.
+    public var requestLine: (method: String, target: String)? {
+        let parts = startLine.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else { return nil }
+        return (String(parts[0]), String(parts[1]))
+    }
+
+    /// For a response: the status code.
+    public var statusCode: Int? {
+        let parts = startLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
+        return Int(parts[1])
+    }
+
+    /// Serializes the head, ending with the blank line.
+    public var bytes: [UInt8] {
+        var text = startLine + "\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        text += "\r\n"
+        return Array(text.utf8)
+    }
+
+    /// Parses a head (without the final blank line's bytes checked again).
+    public static func parse(_ bytes: ArraySlice<UInt8>) throws -> HTTPHead {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw PhotonError(.protocolViolation, "the HTTP head is not valid UTF-8")
+        }
+        var lines = text.components(separatedBy: "\r\n")
+        while lines.last == "" { lines.removeLast() }
+        guard let start = lines.first, !start.isEmpty else {
+            throw PhotonError(.protocolViolation, "empty HTTP head")
+        }
+        var headers: [(String, String)] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
+                throw PhotonError(.protocolViolation, "malformed HTTP header line: \(Redaction.sanitize(line, limit: 80))")
+            }
+            headers.append((String(line[..<colon]).trimmingCharacters(in: .whitespaces), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+        }
+        return HTTPHead(startLine: start, headers: headers)
+    }
+}
+
+/// Reads an HTTP head from a byte stream, bounded in size and time, keeping any bytes
+/// that arrived after it.
+public struct HTTPHeadReader {
+    public static let defaultLimit = 16 * 1024
+
+    /// Returns the head and the bytes read past its end.
+    public static func read(
+        from stream: any ByteStream, limit: Int = defaultLimit, timeout: Duration?
+    ) async throws -> (HTTPHead, [UInt8]) {
+        var buffer: [UInt8] = []
+        let end = deadline(after: timeout)
+        var searchFrom = 0
+        while true {
+            if let range = findTerminator(buffer, from: searchFrom) {
+                let head = try HTTPHead.parse(buffer[..<range.lowerBound])
+                return (head, Array(buffer[range.upperBound...]))
+            }
+            searchFrom = max(0, buffer.count - 3)
+            guard buffer.count < limit else {
+                throw PhotonError(.messageTooLarge, "the HTTP head is larger than \(limit) bytes")
+            }
+            let remaining = end.map { $0 - ContinuousClock.now }
+            if let remaining, remaining <= .zero { throw PhotonError(.timeout, "waiting for the HTTP head timed out") }
+            let chunk = try await stream.read(maxLength: limit - buffer.count, timeout: remaining)
+            if chunk.isEmpty {
+                throw PhotonError(.connectionClosed, "the connection closed before the HTTP head was complete")
+            }
+            buffer += chunk
+        }
+    }
+
+    static func findTerminator(_ bytes: [UInt8], from start: Int) -> Range<Int>? {
+        guard bytes.count >= 4 else { return nil }
+        var i = start
+        while i + 3 < bytes.count {
+            if bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 { return i..<(i + 4) }
+            i += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,38 @@
+import PhotonCore
+
+/// The real network behind PhotonCore's `Connector`: TCP or TLS byte streams, and
+/// WebSockets over either. The CLI and daemon inject it into adapters.
+public struct NetConnector: Connector {
+    public let log: PhotonLog
+
+    public init(log: PhotonLog = .silent) { self.log = log }
+
+    public func openByteStream(to endpoint: Endpoint, security: TransportSecurity, timeout: Duration) async throws
+        -> any ByteStream
+    {
+        switch security {
+        case .plain:
+            log.debug("TCP connect \(endpoint)")
+            return try await TCPStream.connect(host: endpoint.host, port: endpoint.port, timeout: timeout)
+        case .tls(let options):
+            log.debug("TLS connect \(endpoint)")
+            let stream = try await TLSStream.connect(
+                host: endpoint.host, port: endpoint.port, options: options, timeout: timeout)
+            log.debug("TLS established with \(endpoint): \(stream.protocolVersion)")
+            return stream
+        }
+    }
+
+    public func openMessageStream(_ request: MessageStreamRequest, timeout: Duration) async throws -> any MessageStream {
+        let end = ContinuousClock.now + timeout
+        let stream = try await openByteStream(to: request.endpoint, security: request.security, timeout: timeout)
+        do {
+            return try await WebSocketClient.connect(
+                over: stream, host: request.endpoint.description, target: request.target, headers: request.headers,
+                maxMessageSize: request.maxMessageSize, timeout: end - ContinuousClock.now, log: log)
+        } catch {
+            await stream.close()
+            throw error
+        }
+    }
+}

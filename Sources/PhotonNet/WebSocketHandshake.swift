@@ -1,0 +1,132 @@
+import Foundation
+import PhotonCore
+import PhotonCrypto
+
+/// The client side of the WebSocket opening handshake.
+public enum WebSocketClient {
+    /// Upgrades `stream` to a WebSocket for `target` (path and query) on `host`.
+    /// A refusal (any status but 101) is reported with the status, and the URL query,
+    /// which may hold a token, never appears in errors or logs.
+    public static func connect(
+        over stream: any ByteStream, host: String, target: String, headers: [String: String] = [:],
+        maxMessageSize: Int = 1 << 20, timeout: Duration, log: PhotonLog = .silent
+    ) async throws -> WebSocketConnection {
+        let key = Data(try SecureRandom.bytes(16)).base64EncodedString()
+        var fields: [(String, String)] = [
+            ("Host", host), ("Upgrade", "websocket"), ("Connection", "Upgrade"),
+            ("Sec-WebSocket-Key", key), ("Sec-WebSocket-Version", "13"),
+        ]
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.append((name, value)) }
+        let request = HTTPHead(startLine: "GET \(target) HTTP/1.1", headers: fields)
+        log.debug("WebSocket upgrade GET \(redactedTarget(target)) on \(host)")
+        try await stream.write(request.bytes, timeout: timeout)
+        let (response, rest) = try await HTTPHeadReader.read(from: stream, timeout: timeout)
+        guard let status = response.statusCode else {
+            throw PhotonError(.protocolViolation, "the server's WebSocket answer is not HTTP")
+        }
+        guard status == 101 else {
+            throw PhotonError(
+                status == 401 || status == 403 ? .authenticationRefused : .protocolViolation,
+                "the server refused the WebSocket upgrade for \(redactedTarget(target)) with HTTP \(status)",
+                hint: "check the port and that the TV's remote control service is on")
+        }
+        guard response.header("Upgrade", contains: "websocket"), response.header("Connection", contains: "upgrade"),
+            response["Sec-WebSocket-Accept"] == webSocketAccept(forKey: key)
+        else {
+            throw PhotonError(.protocolViolation, "the server's WebSocket handshake answer is invalid")
+        }
+        return WebSocketConnection(stream: stream, role: .client, maxMessageSize: maxMessageSize, bufferedBytes: rest)
+    }
+
+    /// The request target with its query values replaced, for logs and errors.
+    public static func redactedTarget(_ target: String) -> String {
+        guard let q = target.firstIndex(of: "?") else { return target }
+        let query = target[target.index(after: q)...].split(separator: "&").map { part -> String in
+            guard let eq = part.firstIndex(of: "=") else { return String(part) }
+            return part[..<eq] + "=[REDACTED]"
+        }
+        return target[...q] + query.joined(separator: "&")
+    }
+}
+
+/// A request read on a server connection, before deciding to answer it over HTTP or to
+/// upgrade it to a WebSocket (emulated TVs serve REST and WebSocket on one port).
+public struct HTTPServerRequest: Sendable {
+    public let head: HTTPHead
+    public let method: String
+    public let target: String
+    public let body: [UInt8]
+    let stream: any ByteStream
+    let leftover: [UInt8]
+
+    /// The path without the query.
+    public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
+
+    /// Decoded query parameters.
+    public var query: [String: String] {
+        guard let q = target.firstIndex(of: "?") else { return [:] }
+        var out: [String: String] = [:]
+        for part in target[target.index(after: q)...].split(separator: "&") {
+            let pieces = part.split(separator: "=", maxSplits: 1)
+            let name = String(pieces[0]).removingPercentEncoding ?? String(pieces[0])
+            let value = pieces.count > 1 ? (String(pieces[1]).removingPercentEncoding ?? String(pieces[1])) : ""
+            out[name] = value
+        }
+        return out
+    }
+
+    public var isWebSocketUpgrade: Bool {
+        method == "GET" && head.header("Upgrade", contains: "websocket") && head.header("Connection", contains: "upgrade")
+    }
+
+    /// Reads one request (head and a Content-Length body up to `maxBody`).
+    public static func read(from stream: any ByteStream, maxBody: Int = 1 << 20, timeout: Duration) async throws
+        -> HTTPServerRequest
+    {
+        let (head, rest) = try await HTTPHeadReader.read(from: stream, timeout: timeout)
+        guard let (method, target) = head.requestLine else {
+            throw PhotonError(.protocolViolation, "not an HTTP/1.x request")
+        }
+        var body = rest
+        let length = Int(head["Content-Length"] ?? "0") ?? -1
+        guard length >= 0, length <= maxBody else {
+            throw PhotonError(.messageTooLarge, "request body length \(head["Content-Length"] ?? "") is not acceptable")
+        }
+        let end = ContinuousClock.now + timeout
+        while body.count < length {
+            let chunk = try await stream.read(maxLength: length - body.count, timeout: end - ContinuousClock.now)
+            if chunk.isEmpty { throw PhotonError(.connectionClosed, "the connection closed inside a request body") }
+            body += chunk
+        }
+        let leftover = Array(body[length...])
+        return HTTPServerRequest(
+            head: head, method: method, target: target, body: Array(body[..<length]), stream: stream,
+            leftover: leftover)
+    }
+
+    /// Answers with a plain HTTP response (the connection stays open for the next
+    /// request if the client wants).
+    public func respond(status: Int, reason: String, headers: [String: String] = [:], body: [UInt8] = []) async throws {
+        var fields: [(String, String)] = [("Content-Length", String(body.count))]
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.append((name, value)) }
+        let head = HTTPHead(startLine: "HTTP/1.1 \(status) \(reason)", headers: fields)
+        try await stream.write(head.bytes + body, timeout: .seconds(10))
+    }
+
+    /// Completes the WebSocket handshake for this request.
+    public func upgrade(maxMessageSize: Int = 1 << 20) async throws -> WebSocketConnection {
+        guard isWebSocketUpgrade, let key = head["Sec-WebSocket-Key"], head["Sec-WebSocket-Version"] == "13",
+            Data(base64Encoded: key)?.count == 16
+        else {
+            try? await respond(status: 400, reason: "Bad Request", headers: ["Sec-WebSocket-Version": "13"])
+            throw PhotonError(.protocolViolation, "invalid WebSocket upgrade request")
+        }
+        let response = HTTPHead(
+            startLine: "HTTP/1.1 101 Switching Protocols",
+            headers: [
+                ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", webSocketAccept(forKey: key)),
+            ])
+        try await stream.write(response.bytes, timeout: .seconds(10))
+        return WebSocketConnection(stream: stream, role: .server, maxMessageSize: maxMessageSize, bufferedBytes: leftover)
+    }
+}
