@@ -40,11 +40,13 @@ let package = Package(
             dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet"],
             path: "Benchmarks/photon-bench"),
 
+        .target(name: "PhotonTestSupport", dependencies: ["PhotonCore"], path: "Tests/PhotonTestSupport"),
         .testTarget(name: "PhotonCoreTests", dependencies: ["PhotonCore"]),
-        .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto"]),
-        .testTarget(name: "PhotonNetTests", dependencies: ["PhotonNet", "PhotonCrypto", "PhotonCore"]),
-        .testTarget(name: "PhotonStoreTests", dependencies: ["PhotonStore", "PhotonCore"]),
-        .testTarget(name: "PhotonCLITests", dependencies: ["PhotonCLI", "PhotonCore"]),
+        .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto", "PhotonTestSupport"]),
+        .testTarget(
+            name: "PhotonNetTests", dependencies: ["PhotonNet", "PhotonCrypto", "PhotonCore", "PhotonTestSupport"]),
+        .testTarget(name: "PhotonStoreTests", dependencies: ["PhotonStore", "PhotonCore", "PhotonTestSupport"]),
+        .testTarget(name: "PhotonCLITests", dependencies: ["PhotonCLI", "PhotonCore", "PhotonTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

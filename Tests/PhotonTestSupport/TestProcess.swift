@@ -1,0 +1,135 @@
+import Foundation
+import PhotonCore
+
+/// A child process for tests (openssl s_server, Python peers, the photon CLI), with its
+/// output collected line by line so a test can wait for a line, bounded in time.
+public final class TestProcess: @unchecked Sendable {
+    public let process = Process()
+    private let stdoutPipe = Pipe()
+    private let stderrPipe = Pipe()
+    private let stdinPipe = Pipe()
+    private let collected = Locked((out: "", err: ""))
+
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        process.standardInput = stdinPipe
+        stdoutPipe.fileHandleForReading.readabilityHandler = { [collected] handle in
+            let data = handle.availableData
+            collected.withLock { $0.out += String(decoding: data, as: UTF8.self) }
+        }
+        stderrPipe.fileHandleForReading.readabilityHandler = { [collected] handle in
+            let data = handle.availableData
+            collected.withLock { $0.err += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    public var standardOutput: String { collected.withLock { $0.out } }
+    public var standardError: String { collected.withLock { $0.err } }
+
+    public func writeToStandardInput(_ text: String) {
+        stdinPipe.fileHandleForWriting.write(Data(text.utf8))
+    }
+
+    public func closeStandardInput() { try? stdinPipe.fileHandleForWriting.close() }
+
+    /// Waits until stdout or stderr contains `text`; throws after `timeout`.
+    public func waitFor(_ text: String, timeout: Duration = .seconds(15)) async throws {
+        let end = ContinuousClock.now + timeout
+        while ContinuousClock.now < end {
+            if standardOutput.contains(text) || standardError.contains(text) { return }
+            if !process.isRunning {
+                try await Task.sleep(for: .milliseconds(50))
+                if standardOutput.contains(text) || standardError.contains(text) { return }
+                throw TestFailure("process exited (\(process.terminationStatus)) before printing '\(text)'.\nstdout: \(standardOutput)\nstderr: \(standardError)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure("timed out waiting for '\(text)'.\nstdout: \(standardOutput)\nstderr: \(standardError)")
+    }
+
+    /// Waits for the process to exit (killing it after `timeout`) and returns its status.
+    @discardableResult
+    public func waitForExit(timeout: Duration = .seconds(30)) async -> Int32 {
+        let end = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        // Let the readability handlers drain the last output.
+        try? await Task.sleep(for: .milliseconds(30))
+        return process.terminationStatus
+    }
+
+    public func terminate() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { terminate() }
+}
+
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Paths and scratch space shared by the test targets.
+public enum TestEnvironment {
+    /// The repository root (this file is Tests/PhotonTestSupport/TestProcess.swift).
+    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The Python of the test venv that `make test` creates with the pinned peers.
+    public static var python: String {
+        get throws {
+            let path = repositoryRoot.appendingPathComponent(".venv/bin/python").path
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                throw TestFailure("no test venv at \(path): run `make test`, which creates it with the pinned peers")
+            }
+            return path
+        }
+    }
+
+    public static func peerScript(_ name: String) -> String {
+        repositoryRoot.appendingPathComponent("Tests/peers/\(name)").path
+    }
+
+    /// A fresh private temporary directory.
+    public static func temporaryDirectory(_ label: String = "photon-test") throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs a command to completion and returns its exit status and output.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> (
+        status: Int32, output: String
+    ) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        let inPipe = Pipe()
+        process.standardInput = inPipe
+        try process.run()
+        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try inPipe.fileHandleForWriting.close()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
