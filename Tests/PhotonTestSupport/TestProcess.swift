@@ -60,19 +60,21 @@ public final class TestProcess: @unchecked Sendable {
     public func waitForExit(timeout: Duration = .seconds(30)) async -> Int32 {
         let end = ContinuousClock.now + timeout
         while process.isRunning && ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        if process.isRunning { terminate() }
         // Let the readability handlers drain the last output.
         try? await Task.sleep(for: .milliseconds(30))
         return process.terminationStatus
     }
 
+    /// Ends the process: SIGTERM, then SIGKILL if it is still there after 0.3 s.
+    /// Polls instead of `waitUntilExit`, which can wait forever on Linux.
     public func terminate() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        for attempt in 0..<300 {
+            if !process.isRunning { return }
+            if attempt == 30 { kill(process.processIdentifier, SIGKILL) }
+            usleep(10_000)
         }
     }
 
