@@ -1,0 +1,178 @@
+import Foundation
+import Glibc
+import PhotonCore
+
+/// File operations with the guarantees the security model asks for: private
+/// directories (0700) and files (0600) owned by this user, atomic replacement (temp file,
+/// fsync, rename, fsync of the directory), and refusal of files others can read.
+enum SecureFiles {
+    /// Creates `url` (and parents) with mode 0700, or checks an existing one is a
+    /// directory owned by us that no one else can enter.
+    static func ensurePrivateDirectory(_ url: URL) throws {
+        var st = stat()
+        if stat(url.path, &st) == 0 {
+            guard st.st_mode & S_IFMT == S_IFDIR else {
+                throw PhotonError(.storeIO, "\(url.path) is not a directory", hint: "move it away or choose another --home")
+            }
+            guard st.st_uid == geteuid() else {
+                throw PhotonError(
+                    .storePermissions, "\(url.path) belongs to another user",
+                    hint: "use a directory of your own with --home")
+            }
+            if st.st_mode & 0o077 != 0 {
+                throw PhotonError(
+                    .storePermissions,
+                    "\(url.path) can be read by other users (mode \(String(st.st_mode & 0o777, radix: 8)))",
+                    hint: "run `chmod 700 \(url.path)`")
+            }
+            return
+        }
+        let parent = url.deletingLastPathComponent()
+        if parent.path != url.path, access(parent.path, F_OK) != 0 {
+            try FileManager.default.createDirectory(
+                at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        if mkdir(url.path, 0o700) != 0 && errno != EEXIST {
+            throw PhotonError(
+                .storeIO, "cannot create \(url.path): \(String(cString: strerror(errno)))",
+                hint: "check the permissions of \(parent.path), or use --home")
+        }
+        chmod(url.path, 0o700)
+    }
+
+    /// Reads a file, or nil if it does not exist. Refuses files others can access.
+    static func read(_ url: URL) throws -> Data? {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw PhotonError(
+                .storeIO, "cannot open \(url.path): \(String(cString: strerror(errno)))",
+                hint: "check its permissions (it should be yours, mode 600)")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw PhotonError(.storeIO, "cannot stat \(url.path)") }
+        guard st.st_uid == geteuid() else {
+            throw PhotonError(.storePermissions, "\(url.path) belongs to another user", hint: "remove it or use --home")
+        }
+        guard st.st_mode & 0o077 == 0 else {
+            throw PhotonError(
+                .storePermissions,
+                "\(url.path) can be read by other users (mode \(String(st.st_mode & 0o777, radix: 8)))",
+                hint: "run `chmod 600 \(url.path)`; if others could read secrets, also run `photon identity regenerate`")
+        }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = Glibc.read(fd, &buffer, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PhotonError(.storeIO, "cannot read \(url.path): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            data.append(contentsOf: buffer[..<n])
+            guard data.count <= 16 << 20 else {
+                throw PhotonError(.storeCorrupt, "\(url.path) is larger than 16 MiB", hint: "it is not a Photon store file")
+            }
+        }
+        return data
+    }
+
+    /// Replaces `url` atomically with `data`, mode 0600.
+    static func writeAtomically(_ data: Data, to url: URL) throws {
+        let directory = url.deletingLastPathComponent()
+        let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            throw PhotonError(.storeIO, "cannot create \(temp.path): \(String(cString: strerror(errno)))")
+        }
+        var ok = false
+        defer {
+            if !ok { unlink(temp.path) }
+        }
+        do {
+            defer { close(fd) }
+            try data.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw PhotonError(.storeIO, "cannot write \(temp.path): \(String(cString: strerror(errno)))",
+                            hint: "check free disk space")
+                    }
+                    offset += n
+                }
+            }
+            guard fsync(fd) == 0 else { throw PhotonError(.storeIO, "fsync of \(temp.path) failed") }
+        }
+        guard rename(temp.path, url.path) == 0 else {
+            throw PhotonError(.storeIO, "cannot replace \(url.path): \(String(cString: strerror(errno)))")
+        }
+        ok = true
+        let dirfd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 {
+            fsync(dirfd)
+            close(dirfd)
+        }
+    }
+
+    /// Moves a bad file aside (never deleting it) and returns where it went.
+    static func keepAside(_ url: URL) -> URL {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        var target = url.appendingPathExtension("corrupt-\(formatter.string(from: Date()))")
+        var n = 1
+        while access(target.path, F_OK) == 0 {
+            target = url.appendingPathExtension("corrupt-\(formatter.string(from: Date()))-\(n)")
+            n += 1
+        }
+        rename(url.path, target.path)
+        return target
+    }
+}
+
+/// An exclusive advisory lock (flock) on the store's lock file, held while reading and
+/// rewriting the store so that concurrent processes never lose each other's changes.
+/// Waiting polls with a non-blocking flock, so no thread is ever parked in the kernel.
+final class StoreLock: Sendable {
+    private let fd: Int32
+
+    private init(fd: Int32) { self.fd = fd }
+
+    static func acquire(_ url: URL, timeout: Duration) async throws -> StoreLock {
+        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            throw PhotonError(.storeIO, "cannot open the lock file \(url.path): \(String(cString: strerror(errno)))")
+        }
+        let end = ContinuousClock.now + timeout
+        var delay = Duration.milliseconds(1)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                close(fd)
+                throw PhotonError(.storeIO, "cannot lock \(url.path): \(String(cString: strerror(errno)))")
+            }
+            guard ContinuousClock.now < end else {
+                close(fd)
+                throw PhotonError(
+                    .storeIO, "the store is locked by another Photon process",
+                    hint: "wait for it to finish, or look for a stuck `photon` process")
+            }
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                close(fd)
+                throw error
+            }
+            delay = min(delay * 2, .milliseconds(20))
+        }
+        return StoreLock(fd: fd)
+    }
+
+    deinit {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

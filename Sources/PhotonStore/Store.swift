@@ -1,0 +1,218 @@
+import Foundation
+import PhotonCore
+import PhotonCrypto
+
+/// Photon's persistent state: paired-TV metadata (`devices.json`, in the config
+/// directory) and secrets (`secrets.json`: client identity, TV pins, tokens, in the data
+/// directory). Both are 0600 in 0700 directories, rewritten atomically under one lock.
+/// A file that cannot be decoded is moved aside and reported; it is never overwritten.
+public struct Store: Sendable {
+    public let paths: StorePaths
+    public let lockTimeout: Duration
+
+    public init(paths: StorePaths, lockTimeout: Duration = .seconds(10)) {
+        self.paths = paths
+        self.lockTimeout = lockTimeout
+    }
+
+    // MARK: reading
+
+    /// The paired TVs (empty before the first pairing).
+    public func devices() async throws -> DeviceFile {
+        try await locked { try loadDevices() }
+    }
+
+    /// The secrets of one TV.
+    public func secrets(for deviceID: String) async throws -> DeviceSecrets {
+        try await locked { try loadSecrets().devices[deviceID] ?? DeviceSecrets() }
+    }
+
+    /// Finds a paired TV by nickname, id or address, or throws `notFound` with the list.
+    public func device(named name: String) async throws -> DeviceRecord {
+        let file = try await devices()
+        if let found = file.find(name) { return found }
+        let known = file.devices.map(\.nickname).sorted()
+        throw PhotonError(
+            .notFound, "no paired TV is called '\(Redaction.sanitize(name))'",
+            hint: known.isEmpty ? "pair one first with `photon pair ADDRESS`" : "paired TVs: \(known.joined(separator: ", "))")
+    }
+
+    // MARK: writing
+
+    /// Reads both files, lets `body` change them, and writes back what changed, all
+    /// under the store lock.
+    @discardableResult
+    public func update<R: Sendable>(_ body: @Sendable (inout DeviceFile, inout SecretFile) throws -> R) async throws -> R {
+        try await locked {
+            var devices = try loadDevices()
+            var secrets = try loadSecrets()
+            let (originalDevices, originalSecrets) = (devices, secrets)
+            let result = try body(&devices, &secrets)
+            if devices != originalDevices { try write(devices, to: paths.devicesFile, directory: paths.configDirectory) }
+            if secrets != originalSecrets { try write(secrets, to: paths.secretsFile, directory: paths.dataDirectory) }
+            return result
+        }
+    }
+
+    /// Stores a newly paired TV, replacing an earlier pairing with the same id. A
+    /// nickname already used by another TV is refused.
+    public func save(_ paired: PairedTV) async throws {
+        try await update { devices, secrets in
+            if let clash = devices.devices.first(where: { $0.nickname == paired.device.nickname && $0.id != paired.device.id }) {
+                throw PhotonError(
+                    .usage, "the nickname '\(paired.device.nickname)' is already used by \(clash.id)",
+                    hint: "choose another with --name, or `photon forget \(clash.nickname)` first")
+            }
+            devices.devices.removeAll { $0.id == paired.device.id }
+            devices.devices.append(paired.device)
+            secrets.devices[paired.device.id] = paired.secrets
+        }
+    }
+
+    /// Removes a TV and its secrets; returns the removed record.
+    public func forget(_ name: String) async throws -> DeviceRecord {
+        try await update { devices, secrets in
+            guard let device = devices.find(name) else {
+                throw PhotonError(
+                    .notFound, "no paired TV is called '\(Redaction.sanitize(name))'", hint: "see `photon list`")
+            }
+            devices.devices.removeAll { $0.id == device.id }
+            secrets.devices[device.id] = nil
+            return device
+        }
+    }
+
+    /// Gives a paired TV a new nickname.
+    public func rename(_ name: String, to nickname: String) async throws -> DeviceRecord {
+        try DeviceNaming.validateNickname(nickname)
+        return try await update { devices, _ in
+            guard let index = devices.devices.firstIndex(where: { $0.nickname == name || $0.id == name }) else {
+                throw PhotonError(.notFound, "no paired TV is called '\(Redaction.sanitize(name))'", hint: "see `photon list`")
+            }
+            if let clash = devices.devices.first(where: { $0.nickname == nickname && $0.id != devices.devices[index].id }) {
+                throw PhotonError(.usage, "the nickname '\(nickname)' is already used by \(clash.id)")
+            }
+            devices.devices[index].nickname = nickname
+            return devices.devices[index]
+        }
+    }
+
+    // MARK: client identity
+
+    /// This installation's TLS identity, generated (RSA-2048, self-signed) and stored on
+    /// first need, then reused.
+    public func clientIdentity() async throws -> StoredIdentity {
+        if let existing = try await locked({ try loadSecrets().identity }) { return existing }
+        let fresh = try Self.makeIdentity()
+        return try await update { _, secrets in
+            // Another process may have made one meanwhile: keep the first.
+            if let existing = secrets.identity { return existing }
+            secrets.identity = fresh
+            return fresh
+        }
+    }
+
+    /// Replaces the identity with a new one. TVs that trusted the old certificate
+    /// (Android TV) must be paired again.
+    public func regenerateIdentity() async throws -> StoredIdentity {
+        let fresh = try Self.makeIdentity()
+        return try await update { _, secrets in
+            secrets.identity = fresh
+            return fresh
+        }
+    }
+
+    /// The identity if one exists, without creating it.
+    public func existingIdentity() async throws -> StoredIdentity? {
+        try await locked { try loadSecrets().identity }
+    }
+
+    static func makeIdentity() throws -> StoredIdentity {
+        let identity = try IdentityFactory.makeClientIdentity(commonName: "Photon Remote")
+        return StoredIdentity(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM)
+    }
+
+    // MARK: internals
+
+    private func locked<R>(_ body: () throws -> R) async throws -> R {
+        try SecureFiles.ensurePrivateDirectory(paths.configDirectory)
+        try SecureFiles.ensurePrivateDirectory(paths.dataDirectory)
+        let lock = try await StoreLock.acquire(paths.lockFile, timeout: lockTimeout)
+        defer { withExtendedLifetime(lock) {} }
+        return try body()
+    }
+
+    private func loadDevices() throws -> DeviceFile {
+        try load(DeviceFile.self, from: paths.devicesFile, schemaVersion: DeviceFile.currentSchemaVersion) ?? DeviceFile()
+    }
+
+    private func loadSecrets() throws -> SecretFile {
+        try load(SecretFile.self, from: paths.secretsFile, schemaVersion: SecretFile.currentSchemaVersion) ?? SecretFile()
+    }
+
+    private struct VersionProbe: Decodable { var schemaVersion: Int? }
+
+    private func load<T: Decodable>(_ type: T.Type, from url: URL, schemaVersion: Int) throws -> T? {
+        guard let data = try SecureFiles.read(url) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        if let probe = try? decoder.decode(VersionProbe.self, from: data), let version = probe.schemaVersion,
+            version > schemaVersion
+        {
+            throw PhotonError(
+                .storeCorrupt, "\(url.path) was written by a newer Photon (schema \(version), this one reads \(schemaVersion))",
+                hint: "upgrade Photon; the file was left untouched")
+        }
+        do {
+            return try decoder.decode(T.self, from: data)
+        } catch {
+            let kept = SecureFiles.keepAside(url)
+            throw PhotonError(
+                .storeCorrupt, "\(url.lastPathComponent) is damaged and cannot be read (\(Self.describe(error)))",
+                hint: "it was kept as \(kept.path) and a fresh file will be started; restore it from there if you can")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let c): return c.debugDescription
+        case DecodingError.keyNotFound(let key, _): return "missing field '\(key.stringValue)'"
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            return "wrong value at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: return "\(error)"
+        }
+    }
+
+    private func write<T: Encodable>(_ value: T, to url: URL, directory: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        var data = try encoder.encode(value)
+        data.append(0x0A)
+        try SecureFiles.writeAtomically(data, to: url)
+    }
+}
+
+/// Rules for the names users give TVs.
+public enum DeviceNaming {
+    public static func validateNickname(_ name: String) throws {
+        guard !name.isEmpty, name.count <= 64,
+            name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }),
+            name.first?.isWhitespace == false, name.last?.isWhitespace == false
+        else {
+            throw PhotonError(
+                .usage, "'\(Redaction.sanitize(name))' is not a usable nickname",
+                hint: "use 1 to 64 printable characters, e.g. living-room")
+        }
+        guard !name.contains(":"), !name.hasPrefix("[") else {
+            throw PhotonError(.usage, "a nickname cannot contain ':' or start with '[' (it would look like an address)")
+        }
+    }
+
+    /// A nickname made from a TV's name: lower-case words joined by '-'.
+    public static func suggestedNickname(from name: String) -> String {
+        let words = name.lowercased().split { !$0.isLetter && !$0.isNumber }
+        let joined = words.joined(separator: "-")
+        return joined.isEmpty ? "tv" : String(joined.prefix(40))
+    }
+}
