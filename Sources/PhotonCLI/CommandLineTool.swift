@@ -1,0 +1,88 @@
+import Foundation
+import PhotonCore
+import PhotonStore
+
+/// The `photon` command line: parses, runs one command, prints the result or the error
+/// (message and hint on stderr; also a JSON error object with `--json`), and returns the
+/// exit code of the contract in design/cli.md.
+public enum PhotonCommandLine {
+    public static let version = "0.1.0"
+
+    public static let globalOptions: [OptionSpec] = [
+        OptionSpec("home", value: "DIR", help: "keep config, secrets and the runtime socket under DIR (env PHOTON_HOME)"),
+        OptionSpec("json", help: "machine output: one JSON object per line on stdout"),
+        OptionSpec("verbose", short: "v", help: "debug log on stderr (redacted: no tokens, no keys)"),
+        OptionSpec("timeout", value: "SECONDS", help: "network wait for this command (default 10)"),
+        OptionSpec("version", help: "print the version and exit"),
+    ]
+
+    public static var parser: ArgumentParser {
+        ArgumentParser(commands: CommandTable.all, globalOptions: globalOptions)
+    }
+
+    /// Runs the tool with `arguments` (without the program name).
+    public static func run(
+        _ arguments: [String], terminal: any Terminal = StandardTerminal(),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        registry: AdapterRegistry = BuiltInAdapters.registry
+    ) async -> Int32 {
+        let wantsJSON = arguments.contains("--json")
+        do {
+            let parsed = try parser.parse(arguments)
+            if parsed.flag("version") {
+                terminal.write(wantsJSON ? JSONValue.object([("version", .string(version))]).encoded + "\n" : "photon \(version)\n")
+                return 0
+            }
+            guard let command = parsed.command else {
+                terminal.write(HelpText.overview(parser))
+                return parsed.helpRequested ? 0 : 2
+            }
+            if parsed.helpRequested {
+                terminal.write(HelpText.command(command, globalOptions: globalOptions))
+                return 0
+            }
+            let context = try makeContext(parsed, terminal: terminal, environment: environment, registry: registry)
+            return try await command.run(parsed, context)
+        } catch {
+            let photon = PhotonError.wrap(error)
+            report(photon, terminal: terminal, json: wantsJSON)
+            return photon.exitCode
+        }
+    }
+
+    static func makeContext(
+        _ parsed: ParsedCommand, terminal: any Terminal, environment: [String: String], registry: AdapterRegistry
+    ) throws -> CLIContext {
+        var timeout = Duration.seconds(10)
+        if let text = parsed.value("timeout") {
+            guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                throw PhotonError(.usage, "--timeout takes a number of seconds from 0 to 3600, not '\(text)'")
+            }
+            timeout = .milliseconds(Int64(seconds * 1000))
+        }
+        let paths = try StorePaths.resolve(home: parsed.value("home"), environment: environment)
+        return CLIContext(
+            terminal: terminal, paths: paths, store: Store(paths: paths), json: parsed.flag("json"),
+            log: parsed.flag("verbose") ? PhotonLog { terminal.writeError("photon: debug: \($0)\n") } : .silent,
+            timeout: timeout, registry: registry)
+    }
+
+    /// Prints an error: `photon: error: MESSAGE` and `  hint: HINT` on stderr, plus a
+    /// JSON object on stdout with `--json`. Secrets are redacted from both.
+    static func report(_ error: PhotonError, terminal: any Terminal, json: Bool) {
+        let message = Redaction.redact(error.message)
+        let hint = error.hint.map(Redaction.redact)
+        var text = "photon: error: \(message)\n"
+        if let hint { text += "  hint: \(hint)\n" }
+        terminal.writeError(text)
+        if json {
+            terminal.write(
+                JSONValue.object([
+                    ("error", .object([
+                        ("code", .string(error.code.rawValue)), ("message", .string(message)), ("hint", .optional(hint)),
+                        ("exitCode", .int(Int(error.exitCode))),
+                    ]))
+                ]).encoded + "\n")
+        }
+    }
+}
