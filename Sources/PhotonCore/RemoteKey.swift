@@ -17,8 +17,11 @@ public enum RemoteKey: String, Sendable, CaseIterable, Codable, Hashable {
     /// Looks a key up by its contract name, case-insensitively, also accepting
     /// underscores and camel case (`volume_up`, `volumeUp`).
     public init?(name: String) {
+        // All capitals (VOLUME_UP) is not camel case: just lower it.
+        let hasLower = name.unicodeScalars.contains { $0 >= "a" && $0 <= "z" }
+        let source = hasLower ? name : name.lowercased()
         var normalized = ""
-        for scalar in name.unicodeScalars {
+        for scalar in source.unicodeScalars {
             if scalar == "_" || scalar == " " {
                 normalized.append("-")
             } else if scalar >= "A", scalar <= "Z", !normalized.isEmpty, normalized.last != "-" {
