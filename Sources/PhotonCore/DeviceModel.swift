@@ -66,7 +66,7 @@ public struct StoredIdentity: Sendable, Codable, Equatable {
     public var certificatePEM: String
     public var privateKeyPEM: String
     public var createdAt: Date
-    public init(certificatePEM: String, privateKeyPEM: String, createdAt: Date = Date()) {
+    public init(certificatePEM: String, privateKeyPEM: String, createdAt: Date = .wholeSecondsNow) {
         self.certificatePEM = certificatePEM
         self.privateKeyPEM = privateKeyPEM
         self.createdAt = createdAt
@@ -95,4 +95,10 @@ extension DeviceFile {
         devices.first { $0.nickname == name } ?? devices.first { $0.id == name }
             ?? devices.first { $0.host == name }
     }
+}
+
+extension Date {
+    /// Now, to the whole second: what an ISO 8601 file keeps, so a record compares
+    /// equal to itself after a round trip through the store.
+    public static var wholeSecondsNow: Date { Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) }
 }
