@@ -1,0 +1,151 @@
+import Foundation
+import PhotonCLI
+import PhotonCore
+import PhotonStore
+import PhotonTestSupport
+import Testing
+
+/// Commands run in-process against a temporary home.
+@Suite struct CommandTests {
+    struct Run {
+        let status: Int32
+        let out: String
+        let err: String
+    }
+
+    let home: URL
+
+    init() throws { home = try TestEnvironment.temporaryDirectory("photon-cli") }
+
+    func photon(_ arguments: String...) async -> Run {
+        let terminal = CapturingTerminal()
+        let status = await PhotonCommandLine.run(
+            arguments + ["--home", home.path], terminal: terminal, environment: ["HOME": "/nonexistent"])
+        return Run(status: status, out: terminal.output, err: terminal.errors)
+    }
+
+    func seed(_ count: Int) async throws {
+        let store = Store(paths: StorePaths(home: home))
+        for n in 0..<count {
+            try await store.save(
+                PairedTV(
+                    device: DeviceRecord(
+                        id: "samsung-\(n)", nickname: "tv-\(n)", brand: n % 2 == 0 ? "samsung" : "androidtv",
+                        host: "127.0.0.1", port: 8002, name: "Room \(n) \u{1B}[2J"),
+                    secrets: DeviceSecrets(token: "SECRET-TOKEN-\(n)")))
+        }
+    }
+
+    @Test func identityShowMakesThenReusesAndRegenerateReplaces() async throws {
+        let first = await photon("identity", "show", "--json")
+        #expect(first.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(first.out.utf8)) as? [String: Any]
+        let fingerprint = try #require(object?["fingerprint"] as? String)
+        #expect(fingerprint.count == 95)
+        #expect(object?["new"] as? Bool == true)
+        let second = await photon("identity", "show")
+        #expect(second.out.contains(fingerprint))
+        #expect(!second.out.contains("(new)"))
+        #expect(!second.out.contains("PRIVATE KEY"))
+        let regenerated = await photon("identity", "regenerate", "--json")
+        #expect(regenerated.status == 0)
+        #expect(!regenerated.out.contains(fingerprint))
+    }
+
+    @Test func listShowsSanitizedNamesAndNoSecrets() async throws {
+        try await seed(3)
+        let human = await photon("list")
+        #expect(human.status == 0)
+        #expect(human.out.contains("NICKNAME"))
+        #expect(human.out.contains("tv-2"))
+        #expect(!human.out.contains("\u{1B}"))
+        #expect(!human.out.contains("SECRET-TOKEN"))
+        let json = await photon("list", "--json")
+        let lines = json.out.split(separator: "\n")
+        #expect(lines.count == 3)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["brand"] != nil)
+            #expect(object?["host"] as? String == "127.0.0.1")
+        }
+        #expect(!json.out.contains("SECRET-TOKEN"))
+    }
+
+    @Test func emptyListIsQuietOnStdout() async {
+        let run = await photon("list")
+        #expect(run.status == 0)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("No paired TVs"))
+    }
+
+    @Test func forgetRemovesTheSecretsToo() async throws {
+        try await seed(2)
+        let run = await photon("forget", "tv-1")
+        #expect(run.status == 0)
+        #expect(run.out.contains("Forgot tv-1"))
+        let secrets = try String(contentsOf: StorePaths(home: home).secretsFile, encoding: .utf8)
+        #expect(!secrets.contains("SECRET-TOKEN-1"))
+        #expect(secrets.contains("SECRET-TOKEN-0"))
+        let again = await photon("forget", "tv-1", "--json")
+        #expect(again.status == 1)
+        #expect(again.out.contains(#""code":"not_found""#))
+        #expect(again.err.contains("photon: error: no paired TV is called 'tv-1'"))
+        #expect(again.err.contains("  hint: "))
+    }
+
+    @Test func renameChangesTheNickname() async throws {
+        try await seed(1)
+        #expect(await photon("rename", "tv-0", "kitchen").status == 0)
+        #expect(await photon("list").out.contains("kitchen"))
+        #expect(await photon("rename", "tv-0", "x").status == 1)
+    }
+
+    @Test func pendingCommandsSayUnsupported() async {
+        let run = await photon("pair", "127.0.0.1", "--brand", "androidtv", "--trust", "AB")
+        #expect(run.status == 6)
+        #expect(run.err.contains("not in this build"))
+        #expect(await photon("key", "tv", "home").status == 6)
+        let help = await photon("pair", "--help")
+        #expect(help.status == 0)
+        #expect(help.out.contains("Not in this build yet"))
+    }
+
+    @Test func badTimeoutIsAUsageError() async {
+        #expect(await photon("list", "--timeout", "0").status == 2)
+        #expect(await photon("list", "--timeout", "abc").status == 2)
+        #expect(await photon("list", "--timeout", "2.5").status == 0)
+    }
+
+    @Test func storeErrorsReachTheUser() async throws {
+        try await seed(1)
+        let devices = StorePaths(home: home).devicesFile
+        try Data("{\"schemaVersion\":1,\"devi".utf8).write(to: devices)
+        chmod(devices.path, 0o600)
+        let run = await photon("list")
+        #expect(run.status == 1)
+        #expect(run.err.contains("devices.json is damaged"))
+        #expect(run.err.contains("kept as"))
+    }
+
+    @Test func keysListsEveryBrandNeutralName() async throws {
+        let run = await photon("keys", "--json")
+        #expect(run.out.split(separator: "\n").count == RemoteKey.allCases.count)
+        #expect(await photon("keys", "--brand", "nope").status == 2)
+    }
+
+    @Test func verboseLogNeverShowsSecrets() async throws {
+        try await seed(1)
+        let run = await photon("-v", "identity", "show")
+        #expect(!run.err.contains("PRIVATE KEY"))
+        #expect(!run.out.contains("SECRET-TOKEN"))
+    }
+
+    @Test func demoRunsInATemporaryHome() async throws {
+        let run = await photon("demo")
+        #expect(run.status == 0)
+        #expect(run.out.contains("fingerprint"))
+        #expect(run.out.contains("600"))
+        // The demo never touches the user's home.
+        #expect(!FileManager.default.fileExists(atPath: StorePaths(home: home).secretsFile.path))
+    }
+}
