@@ -1,1 +1,23 @@
-print("bench")
+import Foundation
+import PhotonCore
+import PhotonCrypto
+import PhotonNet
+
+// Release-built benchmarks for `make bench`. Everything runs on loopback against servers
+// this process starts; Python baselines are measured against the same servers in the
+// same run. Writes a Markdown table (default docs/benchmarks.md).
+
+var outputPath = "docs/benchmarks.md"
+var arguments = Array(CommandLine.arguments.dropFirst())
+while let first = arguments.first {
+    arguments.removeFirst()
+    if first == "--output", let path = arguments.first {
+        outputPath = path
+        arguments.removeFirst()
+    }
+}
+
+let report = try await Benchmarks.run()
+try report.write(toFile: outputPath, atomically: true, encoding: .utf8)
+print(report)
+print("written to \(outputPath)")

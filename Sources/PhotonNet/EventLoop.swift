@@ -44,6 +44,9 @@ public final class EventLoop: @unchecked Sendable {
     private var sleepingForever = false
 
     private init() {
+        // OpenSSL writes to sockets with write(2), which raises SIGPIPE when the peer has
+        // gone (a TV that drops the connection). The error is handled as EPIPE instead.
+        signal(SIGPIPE, SIG_IGN)
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         precondition(epfd >= 0 && wakeFD >= 0, "epoll/eventfd unavailable: \(String(cString: strerror(errno)))")

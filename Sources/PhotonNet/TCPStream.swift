@@ -26,17 +26,20 @@ public final class TCPStream: ByteStream {
     public func read(maxLength: Int, timeout: Duration?) async throws -> [UInt8] {
         let end = deadline(after: timeout)
         return try await readGate.withGate {
-            var buffer = [UInt8](repeating: 0, count: max(1, maxLength))
             while true {
-                let n = buffer.withUnsafeMutableBytes { recv(socket.fd, $0.baseAddress, $0.count, 0) }
-                if n > 0 { return Array(buffer[..<n]) }
-                if n == 0 { return [] }
-                switch errno {
+                var failure: Int32 = 0
+                let bytes = [UInt8](unsafeUninitializedCapacity: max(1, maxLength)) { buffer, count in
+                    let n = recv(socket.fd, buffer.baseAddress, buffer.count, 0)
+                    count = max(n, 0)
+                    if n < 0 { failure = errno }
+                }
+                if failure == 0 { return bytes }
+                switch failure {
                 case EAGAIN, EWOULDBLOCK: try await socket.wait(for: .read, deadline: end)
                 case EINTR: continue
                 case ECONNRESET: return []
                 case EBADF: throw PhotonError(.connectionClosed, "the connection was closed")
-                default: throw PhotonError(.connectionClosed, "reading failed: \(errnoText())")
+                default: throw PhotonError(.connectionClosed, "reading failed: \(errnoText(failure))")
                 }
             }
         }

@@ -162,14 +162,16 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
     public func read(maxLength: Int, timeout: Duration?) async throws -> [UInt8] {
         let end = deadline(after: timeout)
         return try await readGate.withGate {
-            var buffer = [UInt8](repeating: 0, count: max(1, maxLength))
-            let count: Int? = try await drive(deadline: end, what: "reading from the TV") { ssl in
-                var n = 0
-                let rc = buffer.withUnsafeMutableBytes { SSL_read_ex(ssl, $0.baseAddress, $0.count, &n) }
-                return (rc, n)
+            let bytes: [UInt8]? = try await drive(deadline: end, what: "reading from the TV") { ssl in
+                var rc: Int32 = 0
+                let bytes = [UInt8](unsafeUninitializedCapacity: max(1, maxLength)) { buffer, count in
+                    var n = 0
+                    rc = SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &n)
+                    count = rc == 1 ? n : 0
+                }
+                return (rc, bytes)
             }
-            guard let count else { return [] }
-            return Array(buffer[..<count])
+            return bytes ?? []
         }
     }
 

@@ -39,9 +39,7 @@ public struct WebSocketFrame: Sendable, Hashable {
             out += key
             let start = out.count
             out += payload
-            out.withUnsafeMutableBufferPointer { buffer in
-                for i in 0..<n { buffer[start + i] ^= key[i & 3] }
-            }
+            out.withUnsafeMutableBytes { applyMask(key, to: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
         } else {
             out += payload
         }
@@ -137,11 +135,28 @@ public struct WebSocketFrameParser: Sendable {
         var payload = Array(buffer[start..<(start + Int(length))])
         if masked {
             let key = Array(buffer[(start - 4)..<start])
-            payload.withUnsafeMutableBufferPointer { p in
-                for i in 0..<p.count { p[i] ^= key[i & 3] }
-            }
+            payload.withUnsafeMutableBytes { applyMask(key, to: $0) }
         }
         offset += total
         return WebSocketFrame(fin: fin, opcode: opcode, payload: payload)
+    }
+}
+
+/// XORs `bytes` with the 4-byte masking key (RFC 6455 §5.3), eight bytes at a time.
+func applyMask(_ key: [UInt8], to bytes: UnsafeMutableRawBufferPointer) {
+    guard bytes.count > 0 else { return }
+    var key4: UInt32 = 0
+    withUnsafeMutableBytes(of: &key4) { $0.copyBytes(from: key.prefix(4)) }
+    let key8 = UInt64(key4) | UInt64(key4) << 32
+    let base = bytes.baseAddress!
+    var i = 0
+    while i + 8 <= bytes.count {
+        let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        base.storeBytes(of: word ^ key8, toByteOffset: i, as: UInt64.self)
+        i += 8
+    }
+    while i < bytes.count {
+        bytes[i] ^= key[i & 3]
+        i += 1
     }
 }
