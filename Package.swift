@@ -35,6 +35,9 @@ let package = Package(
             dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore"],
             path: "Sources/PhotonCLI"),
         .executableTarget(name: "photon", dependencies: ["PhotonCLI"], path: "Sources/photon"),
+
+        // Brand adapters and their emulated TVs.
+        .target(name: "AndroidTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AndroidTV"),
         .executableTarget(
             name: "photon-bench",
             dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet"],
@@ -46,6 +49,7 @@ let package = Package(
         .testTarget(
             name: "PhotonNetTests", dependencies: ["PhotonNet", "PhotonCrypto", "PhotonCore", "PhotonTestSupport"]),
         .testTarget(name: "PhotonStoreTests", dependencies: ["PhotonStore", "PhotonCore", "PhotonTestSupport"]),
+        .testTarget(name: "AndroidTVTests", dependencies: ["AndroidTV", "PhotonCore", "PhotonTestSupport"]),
         .testTarget(name: "PhotonCLITests", dependencies: ["PhotonCLI", "PhotonCore", "PhotonTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
