@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PhotonNet", targets: ["PhotonNet"]),
         .library(name: "PhotonStore", targets: ["PhotonStore"]),
         .executable(name: "photon", targets: ["photon"]),
+        .executable(name: "photon-emulator", targets: ["photon-emulator"]),
     ],
     targets: [
         // C libraries from the system, found through pkg-config.
@@ -32,12 +33,17 @@ let package = Package(
             path: "Sources/PhotonStore"),
         .target(
             name: "PhotonCLI",
-            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore"],
+            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator"],
             path: "Sources/PhotonCLI"),
         .executableTarget(name: "photon", dependencies: ["PhotonCLI"], path: "Sources/photon"),
+        .executableTarget(
+            name: "photon-emulator", dependencies: ["PhotonCore", "AndroidTVEmulator"], path: "Sources/photon-emulator"),
 
         // Brand adapters and their emulated TVs.
         .target(name: "AndroidTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AndroidTV"),
+        .target(
+            name: "AndroidTVEmulator", dependencies: ["AndroidTV", "PhotonCore", "PhotonCrypto", "PhotonNet"],
+            path: "Plugins/AndroidTVEmulator"),
         .executableTarget(
             name: "photon-bench",
             dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet"],
@@ -49,7 +55,9 @@ let package = Package(
         .testTarget(
             name: "PhotonNetTests", dependencies: ["PhotonNet", "PhotonCrypto", "PhotonCore", "PhotonTestSupport"]),
         .testTarget(name: "PhotonStoreTests", dependencies: ["PhotonStore", "PhotonCore", "PhotonTestSupport"]),
-        .testTarget(name: "AndroidTVTests", dependencies: ["AndroidTV", "PhotonCore", "PhotonTestSupport"]),
+        .testTarget(
+            name: "AndroidTVTests",
+            dependencies: ["AndroidTV", "AndroidTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonTestSupport"]),
         .testTarget(name: "PhotonCLITests", dependencies: ["PhotonCLI", "PhotonCore", "PhotonTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

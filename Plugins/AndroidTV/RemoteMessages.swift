@@ -286,6 +286,13 @@ public struct RemoteVolume: Sendable, Hashable {
     public var level: Int
     public var maximum: Int
     public var muted: Bool
+
+    public init(playerModel: String, level: Int, maximum: Int, muted: Bool) {
+        self.playerModel = playerModel
+        self.level = level
+        self.maximum = maximum
+        self.muted = muted
+    }
 }
 
 /// Feature bits of `RemoteConfigure.code1` / `RemoteSetActive.active`.

@@ -1,0 +1,72 @@
+import PhotonCore
+import PhotonCrypto
+
+/// The Android TV Remote protocol v2 adapter: Polo pairing on the pairing port (remote
+/// port + 1), the remote-control session on the remote port, both TLS with this
+/// installation's client certificate, framed protobuf.
+public struct AndroidTVAdapter: TVAdapter {
+    public static let brandID = "androidtv"
+    public static let maximumCapabilities = Capabilities(
+        .keys, .longPress, .text, .appLaunch, .volumeState, .powerState, .voice, .currentApp, .wakeOnLAN)
+
+    /// Features requested from the TV (IME can be left out: while it is on, some TVs hide
+    /// their own on-screen keyboard).
+    public var requestedFeatures: RemoteFeatures
+
+    public init(enableIME: Bool = true) {
+        requestedFeatures = enableIME ? .photon : RemoteFeatures.photon.subtracting(.ime)
+    }
+
+    public var id: String { Self.brandID }
+    public var displayName: String { "Android TV / Google TV (Remote v2)" }
+    public var serviceTypes: [String] { ["_androidtvremote2._tcp"] }
+    public var defaultPorts: [String: UInt16] { ["remote": 6466, "pairing": 6467] }
+    public var defaultPort: UInt16 { 6466 }
+    public var capabilities: Capabilities { Self.maximumCapabilities }
+    public var keyTable: [KeyMapping] { AndroidKeyCodes.keyTable }
+
+    public func recognise(_ service: DiscoveredService) -> TVCandidate? {
+        let mac = service.txt["bt"].flatMap(AndroidTVCertificateSubject.normalizedMAC)
+        let host = service.addresses.first ?? service.host
+        switch service.type {
+        case "_androidtvremote2._tcp":
+            return TVCandidate(
+                brand: id, name: Redaction.sanitize(service.name, limit: 64), endpoint: Endpoint(host: host, port: service.port),
+                id: mac.map { "androidtv-" + $0.replacingOccurrences(of: ":", with: "").lowercased() }, mac: mac,
+                ports: ["remote": service.port, "pairing": service.port &+ 1])
+        case "_androidtvremote._tcp":
+            return TVCandidate(
+                brand: id, name: Redaction.sanitize(service.name, limit: 64), endpoint: Endpoint(host: host, port: service.port),
+                mac: mac, unsupportedReason: "legacy Android TV Remote v1: update the TV's Android TV Remote Service to pair")
+        default:
+            return nil
+        }
+    }
+
+    /// Identifies a TV by a TLS handshake on the pairing port, reading name and MAC from
+    /// its certificate subject, without sending a pairing request.
+    public func probe(host: String, context: AdapterContext) async throws -> TVCandidate? {
+        let endpoint = Endpoint(host: host, port: 6467)
+        let stream = try await context.connector.openByteStream(
+            to: endpoint, security: .tls(TLSClientOptions(identity: context.clientIdentity, trust: .captureForFirstUse)),
+            timeout: context.timeout)
+        defer { Task { await stream.close() } }
+        guard let certificate = stream.peerCertificate else { return nil }
+        let identity = AndroidTVCertificateSubject.parse(commonName: certificate.commonName, subject: certificate.subject)
+        return TVCandidate(
+            brand: id, name: identity.name ?? host, endpoint: Endpoint(host: host, port: 6466), model: identity.name,
+            mac: identity.mac, ports: ["remote": 6466, "pairing": 6467])
+    }
+
+    public func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow {
+        let pairingPort = options["pairing-port"].flatMap(UInt16.init) ?? (endpoint.port &+ 1)
+        return AndroidTVPairingFlow(
+            pairingEndpoint: Endpoint(host: endpoint.host, port: pairingPort), remotePort: endpoint.port, context: context)
+    }
+
+    public func openSession(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws
+        -> any RemoteSession
+    {
+        try await AndroidTVSession.open(device: device, secrets: secrets, context: context, wanted: requestedFeatures)
+    }
+}

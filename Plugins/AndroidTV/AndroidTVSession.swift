@@ -1,0 +1,320 @@
+import Foundation
+import PhotonCore
+
+/// A live remote-control session on the remote port (protocol notes §7): the configure /
+/// set-active handshake with feature negotiation, pings answered, an idle watchdog, and
+/// the TV's power, volume and current-app reports as `TVEvent`s.
+final class AndroidTVSession: RemoteSession {
+    private struct State {
+        var imeCounter: Int32 = 0
+        var fieldCounter: Int32 = 0
+        var lastReceived = ContinuousClock.now
+        var voiceWaiter: CheckedContinuation<Int32, any Error>?
+        var closed = false
+    }
+
+    let framed: FramedStream
+    let tvFeatures: RemoteFeatures
+    let active: RemoteFeatures
+    let capabilities: Capabilities
+    let events: AsyncStream<TVEvent>
+    let tvInfo: RemoteDeviceInfo?
+    private let continuation: AsyncStream<TVEvent>.Continuation
+    private let state = Locked(State())
+    private let log: PhotonLog
+    private let timeout: Duration
+    private let tasks = Locked<[Task<Void, Never>]>([])
+
+    /// Nothing at all for this long closes the session (the TV pings every ~5 s).
+    static let idleLimit: Duration = .seconds(16)
+
+    private init(framed: FramedStream, tvFeatures: RemoteFeatures, active: RemoteFeatures, tvInfo: RemoteDeviceInfo?, context: AdapterContext) {
+        self.framed = framed
+        self.tvFeatures = tvFeatures
+        self.active = active
+        self.tvInfo = tvInfo
+        self.log = context.log
+        self.timeout = context.timeout
+        capabilities = Self.capabilities(for: active)
+        (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
+    }
+
+    static func capabilities(for features: RemoteFeatures) -> Capabilities {
+        var set: Set<Capability> = [.wakeOnLAN]
+        if features.contains(.key) { set.formUnion([.keys, .longPress]) }
+        if features.contains(.ime) { set.formUnion([.text, .currentApp]) }
+        if features.contains(.appLink) { set.insert(.appLaunch) }
+        if features.contains(.volume) { set.insert(.volumeState) }
+        if features.contains(.power) { set.insert(.powerState) }
+        if features.contains(.voice) { set.insert(.voice) }
+        return Capabilities(set)
+    }
+
+    /// Connects with the stored pin and client identity and runs the handshake.
+    static func open(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext, wanted: RemoteFeatures) async throws
+        -> AndroidTVSession
+    {
+        guard let pin = secrets.pin else {
+            throw PhotonError(.notPaired, "\(device.nickname) has no stored certificate pin", hint: "pair it again with `photon pair`")
+        }
+        let options = TLSClientOptions(identity: context.clientIdentity, trust: .pinned(pin))
+        let stream: any ByteStream
+        do {
+            stream = try await context.connector.openByteStream(to: device.endpoint, security: .tls(options), timeout: context.timeout)
+        } catch let error as PhotonError where error.code == .tls || error.code == .connectionClosed {
+            throw pairAgain(device, detail: error.message)
+        }
+        let framed = FramedStream(stream)
+        do {
+            // The TV speaks first: remote_configure with its feature mask. A close here
+            // is how a TV refuses a client certificate it no longer trusts.
+            let first: [UInt8]?
+            do {
+                first = try await framed.receive(timeout: context.timeout)
+            } catch let error as PhotonError where error.code == .tls || error.code == .connectionClosed {
+                throw pairAgain(device, detail: error.message)
+            }
+            guard let first else { throw pairAgain(device, detail: "the TV closed the connection before configuring") }
+            guard case .configure(let tvMask, let info) = try RemoteMessage.decode(first) else {
+                throw PhotonError(.protocolViolation, "the TV did not start with remote_configure")
+            }
+            let tvFeatures = RemoteFeatures(rawValue: tvMask)
+            let requested = tvFeatures.intersection(wanted)
+            context.log.debug("remote: TV features \(tvMask), requesting \(requested.rawValue)")
+            let ours = RemoteDeviceInfo(
+                model: "Photon", vendor: "Photon", platform: 1, osVersion: "Linux", packageName: "photon", appVersion: "0.1.0")
+            try await framed.send(RemoteMessage.configure(features: requested.rawValue, device: ours).encoded())
+            // Wait for the TV's set_active (answering pings that may come first).
+            while true {
+                guard let bytes = try await framed.receive(timeout: context.timeout) else {
+                    throw pairAgain(device, detail: "the TV closed the connection during the handshake")
+                }
+                let message = try RemoteMessage.decode(bytes)
+                if case .pingRequest(let v1, _) = message {
+                    try await framed.send(RemoteMessage.pingResponse(val1: v1).encoded())
+                    continue
+                }
+                guard case .setActive = message else { continue }
+                break
+            }
+            try await framed.send(RemoteMessage.setActive(features: requested.rawValue).encoded())
+            let session = AndroidTVSession(framed: framed, tvFeatures: tvFeatures, active: requested, tvInfo: info, context: context)
+            session.start()
+            return session
+        } catch {
+            await framed.close()
+            throw error
+        }
+    }
+
+    static func pairAgain(_ device: DeviceRecord, detail: String) -> PhotonError {
+        PhotonError(
+            .authenticationRefused, "\(device.nickname) no longer accepts this client (\(detail))",
+            hint: "pair again with `photon pair \(device.host)`; if that loops, clear the storage of the TV's Android TV Remote Service app and restart the TV")
+    }
+
+    private func start() {
+        if let info = tvInfo {
+            continuation.yield(.deviceInfo(model: info.model.isEmpty ? nil : info.model, vendor: info.vendor.isEmpty ? nil : info.vendor,
+                version: info.appVersion.isEmpty ? nil : info.appVersion))
+        }
+        let reader = Task { [weak self] in
+            guard let self else { return }
+            await self.readLoop()
+        }
+        let watchdog = Task { [weak self] in
+            guard let self else { return }
+            await self.watchdogLoop()
+        }
+        tasks.withLock { $0 = [reader, watchdog] }
+    }
+
+    private func readLoop() async {
+        var reason: PhotonError?
+        do {
+            while true {
+                guard let bytes = try await framed.receive(timeout: nil) else {
+                    reason = PhotonError(.connectionClosed, "the TV closed the connection")
+                    break
+                }
+                state.withLock { $0.lastReceived = .now }
+                try await handle(try RemoteMessage.decode(bytes))
+            }
+        } catch {
+            reason = PhotonError.wrap(error)
+        }
+        await finish(reason)
+    }
+
+    private func handle(_ message: RemoteMessage) async throws {
+        switch message {
+        case .pingRequest(let v1, _):
+            try await framed.send(RemoteMessage.pingResponse(val1: v1).encoded())
+        case .start(let started):
+            continuation.yield(.power(isOn: started))
+        case .setVolumeLevel(let v):
+            if v.maximum > 0 { continuation.yield(.volume(VolumeState(level: v.level, maximum: v.maximum, muted: v.muted))) }
+        case .imeKeyInject(let package, _):
+            if let package, !package.isEmpty { continuation.yield(.currentApp(Redaction.sanitize(package, limit: 200))) }
+        case .imeBatchEdit(let ime, let field, _):
+            state.withLock {
+                $0.imeCounter = ime
+                $0.fieldCounter = field
+            }
+        case .voiceBegin(let id, _):
+            let waiter = state.withLock { s -> CheckedContinuation<Int32, any Error>? in
+                defer { s.voiceWaiter = nil }
+                return s.voiceWaiter
+            }
+            waiter?.resume(returning: id)
+        case .error(let value, _):
+            log.debug("remote: the TV reported error \(value) for a message it could not process")
+        default:
+            break
+        }
+    }
+
+    private func watchdogLoop() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            let idle = ContinuousClock.now - state.withLock { $0.lastReceived }
+            if idle > Self.idleLimit {
+                log.debug("remote: nothing from the TV for \(Int(idle.seconds)) s; closing")
+                await framed.close()
+                await finish(PhotonError(.timeout, "the TV stopped answering (no ping for \(Int(Self.idleLimit.seconds)) s)"))
+                return
+            }
+        }
+    }
+
+    private func finish(_ reason: PhotonError?) async {
+        let first = state.withLock { s -> Bool in
+            defer { s.closed = true }
+            return !s.closed
+        }
+        guard first else { return }
+        let waiter = state.withLock { s -> CheckedContinuation<Int32, any Error>? in
+            defer { s.voiceWaiter = nil }
+            return s.voiceWaiter
+        }
+        waiter?.resume(throwing: reason ?? PhotonError(.connectionClosed, "the session closed"))
+        continuation.yield(.disconnected(reason: reason))
+        continuation.finish()
+        await framed.close()
+    }
+
+    func close() async {
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+        await framed.close()
+        await finish(nil)
+    }
+
+    // MARK: commands
+
+    func send(_ command: RemoteCommand) async throws {
+        if state.withLock({ $0.closed }) {
+            throw PhotonError(.connectionClosed, "the session to the TV is closed", hint: "run the command again")
+        }
+        try requireFeatures(for: command)
+        switch command {
+        case .key(let input, let action):
+            let code = try AndroidKeyCodes.resolve(input)
+            let direction: RemoteKeyDirection = action == .press ? .short : (action == .holdStart ? .startLong : .endLong)
+            try await framed.send(RemoteMessage.keyInject(code: code, direction: direction).encoded())
+        case .longPress(let input, let milliseconds):
+            let code = try AndroidKeyCodes.resolve(input)
+            try await framed.send(RemoteMessage.keyInject(code: code, direction: .startLong).encoded())
+            // The release is sent even if the wait is cancelled, so no key stays held.
+            let slept: Result<Void, any Error> = await Result { try await Task.sleep(for: .milliseconds(milliseconds)) }
+            try await framed.send(RemoteMessage.keyInject(code: code, direction: .endLong).encoded())
+            try slept.get()
+        case .text(let text):
+            guard !text.isEmpty else { throw PhotonError(.usage, "there is no text to type") }
+            let (ime, field) = state.withLock { ($0.imeCounter, $0.fieldCounter) }
+            try await framed.send(RemoteMessage.imeBatchEdit(imeCounter: ime, fieldCounter: field, text: text).encoded())
+        case .launch(let link):
+            guard !link.isEmpty else { throw PhotonError(.usage, "give an app link, e.g. https://www.youtube.com") }
+            try await framed.send(RemoteMessage.appLinkLaunch(link).encoded())
+        case .volume(let change):
+            let key: RemoteKey = change == .up ? .volumeUp : (change == .down ? .volumeDown : .mute)
+            try await framed.send(RemoteMessage.keyInject(code: AndroidKeyCodes.code(for: key)!, direction: .short).encoded())
+        case .voice(let pcm, let sampleRate):
+            try await sendVoice(pcm, sampleRate: sampleRate)
+        }
+    }
+
+    private func requireFeatures(for command: RemoteCommand) throws {
+        switch command {
+        case .key, .longPress, .volume:
+            guard active.contains(.key) else {
+                throw PhotonError.unsupported(
+                    "this TV does not accept keys right now (its feature mask \(tvFeatures.rawValue) lacks KEY)",
+                    hint: "clear the storage of the TV's Android TV Remote Service app (Settings → Apps → system apps), restart the TV, then pair again")
+            }
+        case .text:
+            guard active.contains(.ime) else {
+                throw PhotonError.unsupported("this TV did not enable text input (IME) for this session")
+            }
+        case .launch:
+            guard active.contains(.appLink) else {
+                throw PhotonError.unsupported(
+                    "this TV does not accept app links (its feature mask \(tvFeatures.rawValue) lacks APP_LINK)",
+                    hint: "update the TV's Android TV Remote Service")
+            }
+        case .voice:
+            guard active.contains(.voice) else {
+                throw PhotonError.unsupported("this TV does not offer voice input to remote apps")
+            }
+        }
+    }
+
+    /// Voice (protocol notes §8): KEYCODE_SEARCH, the TV's voice_begin, our echo, PCM in
+    /// 8–20 KiB chunks (the last padded with silence), then voice_end.
+    private func sendVoice(_ pcm: [UInt8], sampleRate: Int) async throws {
+        guard sampleRate == 8000 else {
+            throw PhotonError(.usage, "voice audio must be 8 kHz 16-bit mono PCM, not \(sampleRate) Hz")
+        }
+        guard !pcm.isEmpty else { throw PhotonError(.usage, "the voice recording is empty") }
+        let sessionID: Int32 = try await withTimeout(.seconds(3), "waiting for the TV to start voice input") {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Int32, any Error>) in
+                self.state.withLock { $0.voiceWaiter = c }
+                Task {
+                    do {
+                        try await self.framed.send(RemoteMessage.keyInject(code: 84, direction: .short).encoded())
+                    } catch {
+                        let w = self.state.withLock { s -> CheckedContinuation<Int32, any Error>? in
+                            defer { s.voiceWaiter = nil }
+                            return s.voiceWaiter
+                        }
+                        w?.resume(throwing: error)
+                    }
+                }
+            }
+        }
+        try await framed.send(RemoteMessage.voiceBegin(sessionID: sessionID, packageName: nil).encoded())
+        for chunk in Self.voiceChunks(pcm) {
+            try await framed.send(RemoteMessage.voicePayload(sessionID: sessionID, samples: chunk).encoded())
+        }
+        try await framed.send(RemoteMessage.voiceEnd(sessionID: sessionID).encoded())
+    }
+
+    /// Splits PCM into chunks of at most 20480 bytes; the last is padded to 8192.
+    static func voiceChunks(_ pcm: [UInt8]) -> [[UInt8]] {
+        var chunks: [[UInt8]] = []
+        var offset = 0
+        while offset < pcm.count {
+            let end = min(offset + 20480, pcm.count)
+            var chunk = Array(pcm[offset..<end])
+            if chunk.count < 8192 { chunk += [UInt8](repeating: 0, count: 8192 - chunk.count) }
+            chunks.append(chunk)
+            offset = end
+        }
+        return chunks
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}

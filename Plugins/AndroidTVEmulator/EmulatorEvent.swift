@@ -1,0 +1,67 @@
+import Foundation
+import Glibc
+import PhotonCore
+
+/// Something that happened in an emulated TV, printed by `photon-emulator` as one JSON
+/// object per line (with `t`, CLOCK_MONOTONIC seconds) and observed by tests.
+public struct EmulatorEvent: Sendable, CustomStringConvertible {
+    public let name: String
+    public let fields: [(String, EmulatorValue)]
+    /// CLOCK_MONOTONIC seconds when it happened.
+    public let time: Double
+
+    public init(_ name: String, _ fields: [(String, EmulatorValue)] = []) {
+        self.name = name
+        self.fields = fields
+        self.time = EmulatorEvent.monotonicSeconds()
+    }
+
+    public static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    public subscript(_ key: String) -> EmulatorValue? { fields.first { $0.0 == key }?.1 }
+
+    /// One line of JSON: `{"event":"key","key":"KEYCODE_HOME",...,"t":123.456}`.
+    public var jsonLine: String {
+        var parts = ["\"event\":" + EmulatorValue.string(name).json]
+        for (key, value) in fields { parts.append(EmulatorValue.string(key).json + ":" + value.json) }
+        parts.append("\"t\":" + String(format: "%.6f", time))
+        return "{" + parts.joined(separator: ",") + "}"
+    }
+
+    public var description: String { jsonLine }
+}
+
+public enum EmulatorValue: Sendable, Equatable {
+    case string(String)
+    case int(Int)
+    case bool(Bool)
+
+    public var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var int: Int? { if case .int(let i) = self { return i } else { return nil } }
+
+    var json: String {
+        switch self {
+        case .int(let i): return String(i)
+        case .bool(let b): return b ? "true" : "false"
+        case .string(let s):
+            var out = "\""
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                default:
+                    if scalar.value < 0x20 || scalar.value == 0x7F {
+                        out += String(format: "\\u%04x", scalar.value)
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return out + "\""
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import PhotonCore
+import PhotonNet
+import PhotonStore
+
+/// `photon pair ADDRESS`: trust the TV's certificate (with consent), run the brand's
+/// pairing, store the TV and its secrets.
+enum PairCommand {
+    static let spec = CommandSpec(
+        ["pair"], summary: "pair with a TV and store it", arguments: "ADDRESS", minimumArguments: 1, maximumArguments: 1,
+        options: [
+            OptionSpec("name", value: "NICK", help: "nickname to store the TV under (default: from the TV's name)"),
+            OptionSpec("brand", value: "BRAND", help: "skip detection: androidtv"),
+            OptionSpec("trust", value: "FINGERPRINT", help: "consent to this SHA-256 certificate fingerprint without asking"),
+            OptionSpec("pairing-port", value: "PORT", help: "Android TV pairing port (default: remote port + 1)"),
+        ],
+        details: """
+            ADDRESS is HOST[:PORT] (IPv6 in brackets). Photon first shows the SHA-256 fingerprint
+            of the TV's certificate and asks whether to trust it; --trust gives that consent in
+            scripts. Without a terminal and without --trust it stops (exit 5) and prints the
+            fingerprint: nothing is sent to an untrusted TV. Pinning cannot prove who answers on
+            first contact; compare the fingerprint if you can.
+            Android TV then shows a 6-character code: type it at the prompt, or pipe it in as
+            one line on stdin.
+            """,
+        examples: [
+            "photon pair 192.168.1.20 --name living-room",
+            "photon pair 127.0.0.1:7466 --trust AB:CD:...:EF < code.txt",
+            "echo 3FA9C1 | photon pair tv.local --brand androidtv --trust \"$FP\"",
+        ],
+        run: run)
+
+    static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
+        let address = parsed.arguments[0]
+        let trusted = try parsed.value("trust").map { try CertificateFingerprint(hex: $0) }
+        if let nickname = parsed.value("name") { try DeviceNaming.validateNickname(nickname) }
+        let adapterContext = try await SessionSupport.adapterContext(context)
+        let adapter = try await SessionSupport.chooseAdapter(for: address, brand: parsed.value("brand"), context: context, adapterContext: adapterContext)
+        let endpoint = try Endpoint(parsing: address, defaultPort: adapter.defaultPort)
+        var options: [String: String] = [:]
+        if let port = parsed.value("pairing-port") {
+            guard let value = UInt16(port), value > 0 else { throw PhotonError(.usage, "--pairing-port takes a port number") }
+            options["pairing-port"] = String(value)
+        }
+        let responder = TerminalPairingResponder(terminal: context.terminal, trusted: trusted, json: context.json)
+        let flow = adapter.pairing(with: endpoint, options: options, context: adapterContext)
+        var paired = try await flow.run(responder: responder)
+
+        // Name it: --name, or from the TV's name, made unique among stored TVs.
+        let existing = try await context.store.devices()
+        if let nickname = parsed.value("name") {
+            paired.device.nickname = nickname
+        } else if let previous = existing.devices.first(where: { $0.id == paired.device.id }) {
+            paired.device.nickname = previous.nickname
+        } else {
+            let base = DeviceNaming.suggestedNickname(from: paired.device.name ?? adapter.id)
+            var candidate = base
+            var n = 2
+            while existing.devices.contains(where: { $0.nickname == candidate && $0.id != paired.device.id }) {
+                candidate = "\(base)-\(n)"
+                n += 1
+            }
+            paired.device.nickname = candidate
+        }
+        try await context.store.save(paired)
+        let device = paired.device
+        context.emit(
+            DeviceCommands.json(device),
+            text: "Paired \(Redaction.sanitize(device.nickname)) (\(device.id)) at \(device.endpoint). Try: photon key \(device.nickname) home")
+        return 0
+    }
+}
+
+/// Answers pairing challenges from the terminal: consent to the certificate (or
+/// `--trust`), and the code from the TTY or one line of stdin.
+final class TerminalPairingResponder: PairingResponder {
+    let terminal: any Terminal
+    let trusted: CertificateFingerprint?
+    let json: Bool
+    private let codeRequests = Locked(0)
+
+    init(terminal: any Terminal, trusted: CertificateFingerprint?, json: Bool) {
+        self.terminal = terminal
+        self.trusted = trusted
+        self.json = json
+    }
+
+    func answer(_ challenge: PairingChallenge) async throws -> PairingAnswer {
+        switch challenge {
+        case .trustCertificate(let certificate):
+            let fingerprint = certificate.fingerprint
+            terminal.writeError("The TV presents a certificate with SHA-256 fingerprint\n  \(fingerprint)\n")
+            if json {
+                terminal.write(JSONValue.object([("event", "certificate"), ("fingerprint", .string(fingerprint.description))]).encoded + "\n")
+            }
+            if let trusted {
+                guard trusted == fingerprint else {
+                    throw PhotonError(
+                        .untrustedCertificate, "the TV's certificate is \(fingerprint), not the one given with --trust",
+                        hint: "check that you are pairing with the right TV; nothing was sent to it")
+                }
+                return .trust(true)
+            }
+            guard terminal.isInteractive else {
+                throw PhotonError(
+                    .untrustedCertificate, "not trusting the TV's certificate without consent; nothing was sent",
+                    hint: "run in a terminal to answer, or pass --trust \(fingerprint)")
+            }
+            terminal.writeError("Trust this TV? Pinning protects later connections, not this first one. [y/N] ")
+            let reply = terminal.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+            return .trust(reply == "y" || reply == "yes")
+        case .enterCode(let length, let alphabet):
+            let attempt = codeRequests.withLock { n -> Int in
+                n += 1
+                return n
+            }
+            if attempt > 1 { terminal.writeError("That code does not match the TV. Type it again.\n") }
+            if terminal.isInteractive {
+                terminal.writeError("Type the \(length)-character code shown on the TV: ")
+            } else {
+                terminal.writeError("Waiting for the \(length)-character \(alphabet.rawValue) code on stdin.\n")
+            }
+            guard let line = terminal.readLine() else {
+                throw PhotonError(
+                    .pairingRefused, "no pairing code was given",
+                    hint: "type it at the prompt, or pipe it in: echo 3FA9C1 | photon pair ...")
+            }
+            return .code(line)
+        case .confirmOnTV(let message):
+            terminal.writeError(message + "\n")
+            return .wait
+        }
+    }
+}

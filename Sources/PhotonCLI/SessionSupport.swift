@@ -1,0 +1,79 @@
+import Foundation
+import PhotonCore
+import PhotonNet
+import PhotonStore
+
+/// What the commands that talk to a TV share: the adapter context, choosing an adapter
+/// for an address, finding a stored TV and opening a session to it.
+enum SessionSupport {
+    static func adapterContext(_ context: CLIContext) async throws -> AdapterContext {
+        let identity = try await context.store.clientIdentity()
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "Linux"
+        return AdapterContext(
+            connector: NetConnector(log: context.log), clientIdentity: identity.clientIdentity,
+            clientName: "Photon on \(host)", timeout: context.timeout, log: context.log)
+    }
+
+    /// `--brand`, or the first adapter that answers a probe at the address.
+    static func chooseAdapter(for address: String, brand: String?, context: CLIContext, adapterContext: AdapterContext) async throws
+        -> any TVAdapter
+    {
+        if let brand { return try context.registry.adapter(id: brand) }
+        let adapters = context.registry.adapters
+        if adapters.count == 1 { return adapters[0] }
+        let host = try Endpoint(parsing: address, defaultPort: 1).host
+        for adapter in adapters {
+            if (try? await adapter.probe(host: host, context: adapterContext)) != nil { return adapter }
+        }
+        throw PhotonError(
+            .unreachable, "no supported TV answered at \(host)",
+            hint: "tried: \(adapters.map(\.id).joined(separator: ", ")); pass --brand to skip detection")
+    }
+
+    /// A stored TV by nickname, id or address.
+    static func device(_ name: String, context: CLIContext) async throws -> DeviceRecord {
+        let file = try await context.store.devices()
+        if let found = file.find(name) { return found }
+        if let endpoint = try? Endpoint(parsing: name, defaultPort: 0),
+            let found = file.devices.first(where: { $0.host == endpoint.host && (endpoint.port == 0 || $0.port == endpoint.port) })
+        {
+            return found
+        }
+        let looksLikeAddress = name.contains(".") || name.contains(":")
+        throw PhotonError(
+            looksLikeAddress ? .notPaired : .notFound,
+            looksLikeAddress ? "\(Redaction.sanitize(name)) is not paired" : "no paired TV is called '\(Redaction.sanitize(name))'",
+            hint: looksLikeAddress ? "pair it first: photon pair \(name)"
+                : (file.devices.isEmpty ? "pair one first with `photon pair ADDRESS`" : "paired TVs: \(file.devices.map(\.nickname).sorted().joined(separator: ", "))"))
+    }
+
+    /// Opens a session to a stored TV, runs `body`, and closes it.
+    static func withSession<R: Sendable>(
+        _ name: String, context: CLIContext, _ body: (DeviceRecord, any RemoteSession) async throws -> R
+    ) async throws -> R {
+        let device = try await device(name, context: context)
+        let adapter = try context.registry.adapter(id: device.brand)
+        let secrets = try await context.store.secrets(for: device.id)
+        let adapterContext = try await adapterContext(context)
+        context.log.debug("opening a session to \(device.nickname) (\(device.endpoint))")
+        let session = try await adapter.openSession(device: device, secrets: secrets, context: adapterContext)
+        do {
+            let result = try await body(device, session)
+            await session.close()
+            return result
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
+    /// Checks a command against the session's capabilities before anything is sent.
+    static func require(_ command: RemoteCommand, on session: any RemoteSession, device: DeviceRecord) throws {
+        let capability = command.requiredCapability
+        guard session.capabilities.contains(capability) else {
+            throw PhotonError.unsupported(
+                "\(Redaction.sanitize(device.nickname)) does not support \(capability.rawValue) right now",
+                hint: "its capabilities: \(session.capabilities.sortedNames.joined(separator: ", "))")
+        }
+    }
+}

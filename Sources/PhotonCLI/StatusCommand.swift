@@ -1,0 +1,74 @@
+import Foundation
+import PhotonCore
+
+/// `photon status TV [--watch]`: power, current app and volume as the TV reports them.
+enum StatusCommand {
+    static let spec = CommandSpec(
+        ["status"], summary: "show power, current app and volume", arguments: "TV", minimumArguments: 1, maximumArguments: 1,
+        options: [OptionSpec("watch", help: "keep printing changes until interrupted")],
+        details: "Without --watch, waits briefly for the TV's reports and prints what it said.",
+        examples: ["photon status living-room", "photon status living-room --watch --json"], run: run)
+
+    static func describe(_ event: TVEvent) -> (JSONValue, String)? {
+        switch event {
+        case .power(let on):
+            return (.object([("power", .string(on ? "on" : "off"))]), "power: \(on ? "on" : "off")")
+        case .volume(let v):
+            return (
+                .object([("volume", .object([("level", .int(v.level)), ("max", .int(v.maximum)), ("muted", .bool(v.muted))]))]),
+                "volume: \(v.level)/\(v.maximum)\(v.muted ? " (muted)" : "")"
+            )
+        case .currentApp(let app):
+            return (.object([("app", .string(app))]), "app: \(Redaction.sanitize(app))")
+        case .deviceInfo(let model, let vendor, let version):
+            let text = [vendor, model].compactMap { $0 }.map { Redaction.sanitize($0) }.joined(separator: " ")
+            return (
+                .object([("device", .object([("model", .optional(model)), ("vendor", .optional(vendor)), ("version", .optional(version))]))]),
+                "device: \(text)\(version.map { " (remote service \(Redaction.sanitize($0)))" } ?? "")"
+            )
+        case .disconnected(let reason):
+            return (.object([("disconnected", .optional(reason?.message))]), "disconnected\(reason.map { ": \($0.message)" } ?? "")")
+        }
+    }
+
+    static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
+        let watch = parsed.flag("watch")
+        try await SessionSupport.withSession(parsed.arguments[0], context: context) { device, session in
+            if watch {
+                for await event in session.events {
+                    if case .disconnected(let reason) = event, let reason { throw reason }
+                    if let (json, text) = describe(event) { context.emit(json, text: text) }
+                }
+                return
+            }
+            // Collect the TV's first reports for a moment, then print them once.
+            let wanted = Set(
+                [(Capability.powerState, "power"), (.volumeState, "volume"), (.currentApp, "app")]
+                    .filter { session.capabilities.contains($0.0) }.map(\.1))
+            let collected = Locked<[String: TVEvent]>([:])
+            let collector = Task {
+                for await event in session.events {
+                    let key: String
+                    switch event {
+                    case .power: key = "power"
+                    case .volume: key = "volume"
+                    case .currentApp: key = "app"
+                    case .deviceInfo: key = "device"
+                    case .disconnected: return
+                    }
+                    collected.withLock { $0[key] = event }
+                }
+            }
+            let settle = ContinuousClock.now + .milliseconds(1500)
+            while ContinuousClock.now < settle, !wanted.isSubset(of: Set(collected.withLock { $0.keys })) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            collector.cancel()
+            let events = collected.withLock { $0 }
+            for key in ["device", "power", "app", "volume"] {
+                if let event = events[key], let (json, text) = describe(event) { context.emit(json, text: text) }
+            }
+        }
+        return 0
+    }
+}
