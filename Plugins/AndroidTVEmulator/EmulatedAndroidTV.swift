@@ -131,11 +131,14 @@ public final class EmulatedAndroidTV: Sendable {
     // MARK: listening
 
     private func listen() throws {
-        let (identity, existing) = state.withLock { ($0.identity, $0.listeners) }
+        let identity = state.withLock { $0.identity }
+        // After the first start the ports stay the same (a restart is the same TV).
+        let (boundRemote, boundPairing) = ports.withLock { ($0.remote, $0.pairing) }
         let config = TLSServerConfiguration(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM)
-        let remote = try TLSListener(host: configuration.host, port: existing.isEmpty ? configuration.remotePort : remotePort, configuration: config)
-        let wantedPairing = existing.isEmpty
-            ? (configuration.pairingPort ?? (configuration.remotePort == 0 ? 0 : configuration.remotePort + 1)) : pairingPort
+        let remote = try TLSListener(
+            host: configuration.host, port: boundRemote != 0 ? boundRemote : configuration.remotePort, configuration: config)
+        let wantedPairing = boundPairing != 0
+            ? boundPairing : (configuration.pairingPort ?? (configuration.remotePort == 0 ? 0 : configuration.remotePort + 1))
         let pairing: TLSListener
         do {
             pairing = try TLSListener(host: configuration.host, port: wantedPairing, configuration: config)

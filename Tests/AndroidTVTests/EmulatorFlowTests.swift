@@ -96,3 +96,182 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
         await session.close()
     }
 }
+
+@Suite struct AndroidTVSecurityTests {
+    func pairedSetup(_ configure: (inout EmulatedAndroidTV.Configuration) -> Void = { _ in }) async throws
+        -> (EmulatedAndroidTV, EventLog, PairedTV, AdapterContext)
+    {
+        let (tv, log) = try await startTV(configure)
+        let ctx = try context()
+        let flow = AndroidTVAdapter().pairing(
+            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: ["pairing-port": String(tv.pairingPort)], context: ctx)
+        let paired = try await flow.run(responder: EmulatorResponder(log: log))
+        return (tv, log, paired, ctx)
+    }
+
+    @Test func unpairedClientIsRejected() async throws {
+        let (tv, log, paired, _) = try await pairedSetup()
+        defer { Task { await tv.stop() } }
+        // Another installation with its own identity, never paired.
+        let stranger = try context(identity: try IdentityFactory.makeClientIdentity(commonName: "stranger"))
+        do {
+            _ = try await AndroidTVAdapter().openSession(device: paired.device, secrets: paired.secrets, context: stranger)
+            Issue.record("an unpaired client got a session")
+        } catch let error as PhotonError {
+            #expect(error.code == .authenticationRefused)
+            #expect(error.exitCode == 4)
+            #expect(error.hint?.contains("pair again") == true)
+        }
+        _ = try await log.wait(for: "client_rejected")
+        #expect(log.named("key").isEmpty)
+    }
+
+    @Test func rotatedCertificateIsRefusedAndNothingIsSent() async throws {
+        let (tv, log, paired, ctx) = try await pairedSetup()
+        defer { Task { await tv.stop() } }
+        try await tv.rotateCertificate()
+        do {
+            _ = try await AndroidTVAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+            Issue.record("a changed certificate was accepted")
+        } catch let error as PhotonError {
+            #expect(error.code == .pinMismatch)
+            #expect(error.exitCode == 5)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        // The TLS handshake completes on the TV's side, but the client sends nothing:
+        // no configure, so no session, and no key.
+        #expect(log.named("session_ready").isEmpty)
+        #expect(log.named("key").isEmpty)
+    }
+
+    @Test func wrongCodeIsRefused() async throws {
+        let (tv, log) = try await startTV()
+        defer { Task { await tv.stop() } }
+        let flow = AndroidTVAdapter().pairing(
+            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: ["pairing-port": String(tv.pairingPort)], context: try context())
+        // A code with a valid-looking shape whose check byte is wrong: caught locally, three times.
+        do {
+            _ = try await flow.run(responder: EmulatorResponder(log: log, codeOverride: "000000"))
+            Issue.record("a wrong code paired")
+        } catch let error as PhotonError {
+            #expect(error.code == .pairingRefused)
+            #expect(error.exitCode == 4)
+        }
+        #expect(log.named("paired").isEmpty)
+        #expect(tv.pairedClients.isEmpty)
+    }
+
+    @Test func refusedConsentSendsNothing() async throws {
+        let (tv, log) = try await startTV()
+        defer { Task { await tv.stop() } }
+        let flow = AndroidTVAdapter().pairing(
+            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: ["pairing-port": String(tv.pairingPort)], context: try context())
+        do {
+            _ = try await flow.run(responder: EmulatorResponder(log: log, trust: false))
+            Issue.record("pairing went on without consent")
+        } catch let error as PhotonError {
+            #expect(error.code == .untrustedCertificate)
+            #expect(error.exitCode == 5)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(log.named("pairing_code").isEmpty)
+    }
+
+    @Test(arguments: [EmulatedAndroidTV.Misbehaviour.malformedFrames, .oversizeFrames])
+    func hostileFramesEndTheSessionCleanly(_ misbehaviour: EmulatedAndroidTV.Misbehaviour) async throws {
+        let (tv, _, paired, ctx) = try await pairedSetup()
+        defer { Task { await tv.stop() } }
+        let session = try await AndroidTVAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        await tv.misbehaveNow(misbehaviour)
+        var reason: PhotonError?
+        let deadline = ContinuousClock.now + .seconds(5)
+        for await event in session.events {
+            if case .disconnected(let r) = event {
+                reason = r
+                break
+            }
+            if ContinuousClock.now > deadline { break }
+        }
+        #expect(reason?.code == (misbehaviour == .oversizeFrames ? .messageTooLarge : .protocolViolation))
+        await #expect(throws: PhotonError.self) { try await session.send(.key(.key(.home), .press)) }
+    }
+
+    @Test func tvWithoutKeyFeatureSaysUnsupported() async throws {
+        let (tv, log, paired, ctx) = try await pairedSetup { $0.features = 637 }
+        defer { Task { await tv.stop() } }
+        let session = try await AndroidTVAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        #expect(!session.capabilities.contains(.keys))
+        do {
+            try await session.send(.key(.key(.home), .press))
+            Issue.record("a key went to a TV without KEY")
+        } catch let error as PhotonError {
+            #expect(error.code == .unsupported)
+            #expect(error.hint?.contains("clear the storage") == true)
+        }
+        #expect(log.named("key").isEmpty)
+        await session.close()
+    }
+
+    @Test func pingsAreAnsweredAndEventsArrive() async throws {
+        let (tv, _, paired, ctx) = try await pairedSetup()
+        defer { Task { await tv.stop() } }
+        let session = try await AndroidTVAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        var power: Bool?
+        var volume: VolumeState?
+        var app: String?
+        let collector = Task {
+            var seen: [TVEvent] = []
+            for await event in session.events {
+                seen.append(event)
+                if seen.count >= 4 { break }
+            }
+            return seen
+        }
+        try await session.send(.volume(.up))
+        for event in await collector.value {
+            switch event {
+            case .power(let on): power = on
+            case .volume(let v): volume = v
+            case .currentApp(let a): app = a
+            default: break
+            }
+        }
+        #expect(power == true)
+        #expect(volume?.maximum == 100)
+        #expect(app == "com.google.android.tvlauncher")
+        // Several ping intervals later the session is still alive (pings answered).
+        try await Task.sleep(for: .milliseconds(700))
+        try await session.send(.key(.key(.back), .press))
+        await session.close()
+    }
+
+    @Test func silentTVIsNoticedByTheWatchdogLimit() {
+        // The watchdog limit sits in the 15–20 s band the protocol notes recommend.
+        #expect(AndroidTVSession.idleLimit >= .seconds(15) && AndroidTVSession.idleLimit <= .seconds(20))
+    }
+
+    @Test func voiceChunking() {
+        #expect(AndroidTVSession.voiceChunks([UInt8](repeating: 1, count: 80000)).map(\.count) == [20480, 20480, 20480, 18560])
+        #expect(AndroidTVSession.voiceChunks([UInt8](repeating: 1, count: 100)).map(\.count) == [8192])
+    }
+
+    @Test func certificateSubjects() {
+        let a = AndroidTVCertificateSubject.parse(commonName: "atvremote/darcy/darcy/SHIELD Android TV/aa:bb:cc:dd:ee:ff", subject: "")
+        #expect(a.name == "SHIELD Android TV" && a.mac == "AA:BB:CC:DD:EE:FF")
+        let b = AndroidTVCertificateSubject.parse(commonName: "atvremote/A8-71-16-A2-31-1D", subject: "dnQualifier=fugu/fugu/Nexus Player,CN=atvremote/A8-71-16-A2-31-1D")
+        #expect(b.name == "Nexus Player" && b.mac == "A8:71:16:A2:31:1D")
+        #expect(AndroidTVCertificateSubject.parse(commonName: "Home Assistant", subject: "").mac == nil)
+        #expect(AndroidTVCertificateSubject.normalizedMAC("not a mac") == nil)
+    }
+
+    @Test func keyTable() throws {
+        #expect(try AndroidKeyCodes.resolve(.key(.select)) == 23)
+        #expect(try AndroidKeyCodes.resolve(.raw("keycode_tv_input")) == 178)
+        #expect(try AndroidKeyCodes.resolve(.raw("TV_INPUT_HDMI_1")) == 243)
+        #expect(try AndroidKeyCodes.resolve(.raw("304")) == 304)
+        #expect(throws: PhotonError.self) { try AndroidKeyCodes.resolve(.raw("305")) }
+        #expect(throws: PhotonError.self) { try AndroidKeyCodes.resolve(.raw("KEYCODE_NOPE")) }
+        #expect(AndroidKeyCodes.names.count == 305)
+        #expect(AndroidKeyCodes.keyTable.count == RemoteKey.allCases.count)
+    }
+}
