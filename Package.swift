@@ -58,7 +58,8 @@ let package = Package(
         .testTarget(
             name: "AndroidTVTests",
             dependencies: ["AndroidTV", "AndroidTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonTestSupport"]),
-        .testTarget(name: "PhotonCLITests", dependencies: ["PhotonCLI", "PhotonCore", "PhotonTestSupport"]),
+        .testTarget(
+            name: "PhotonCLITests", dependencies: ["PhotonCLI", "PhotonCore", "PhotonTestSupport", "AndroidTVEmulator", "PhotonStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

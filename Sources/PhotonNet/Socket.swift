@@ -8,6 +8,7 @@ import PhotonCore
 final class Socket: Sendable {
     let registration: EventLoop.Registration
     private let closed = Locked(false)
+    private let closing = Locked(false)
     var fd: Int32 { registration.fd }
 
     init(adopting fd: Int32) {
@@ -26,6 +27,30 @@ final class Socket: Sendable {
         guard first else { return }
         EventLoop.shared.deregister(registration)
         Glibc.close(fd)
+    }
+
+    /// Closes gracefully: sends FIN, then reads and drops what the peer still sends until
+    /// it closes too (bounded by `linger`). Closing with unread data would make the kernel
+    /// send a reset, and a reset can destroy our last message before the peer reads it.
+    func closeGracefully(linger: Duration = .milliseconds(300)) async {
+        // Only the first closer lingers; a second close while that runs must not cut
+        // the connection short with a hard close.
+        let first = closing.withLock { c -> Bool in
+            defer { c = true }
+            return !c
+        }
+        guard first, !isClosed else { return }
+        shutdown(fd, Int32(SHUT_WR))
+        let end = ContinuousClock.now + linger
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while ContinuousClock.now < end {
+            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 { continue }
+            if n == 0 { break }
+            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { break }
+            do { try await wait(for: .read, deadline: end) } catch { break }
+        }
+        close()
     }
 
     func wait(for interest: EventLoop.Interest, deadline: ContinuousClock.Instant?) async throws {

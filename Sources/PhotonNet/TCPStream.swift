@@ -66,5 +66,5 @@ public final class TCPStream: ByteStream {
         }
     }
 
-    public func close() async { socket.close() }
+    public func close() async { await socket.closeGracefully() }
 }

@@ -198,14 +198,21 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
 
     /// Sends close_notify (best effort, without waiting) and closes the socket.
     public func close() async {
-        sslLock.withLock {
-            guard !closed else { return }
+        // nil: someone else is already closing; leave the socket to them.
+        let established = sslLock.withLock { () -> Bool? in
+            guard !closed else { return nil }
             closed = true
             ERR_clear_error()
-            if SSL_is_init_finished(ssl) == 1 { _ = SSL_shutdown(ssl) }
+            let finished = SSL_is_init_finished(ssl) == 1
+            if finished { _ = SSL_shutdown(ssl) }
             ERR_clear_error()
+            return finished
         }
-        socket.close()
+        switch established {
+        case true?: await socket.closeGracefully()
+        case false?: socket.close()
+        case nil: break
+        }
     }
 }
 

@@ -20,13 +20,19 @@ public final class TestProcess: @unchecked Sendable {
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = stdinPipe
-        stdoutPipe.fileHandleForReading.readabilityHandler = { [collected] handle in
-            let data = handle.availableData
-            collected.withLock { $0.out += String(decoding: data, as: UTF8.self) }
-        }
-        stderrPipe.fileHandleForReading.readabilityHandler = { [collected] handle in
-            let data = handle.availableData
-            collected.withLock { $0.err += String(decoding: data, as: UTF8.self) }
+        // One reader thread per pipe keeps chunks in order (readability handlers can run
+        // concurrently and interleave them).
+        for (pipe, isError) in [(stdoutPipe, false), (stderrPipe, true)] {
+            let handle = pipe.fileHandleForReading
+            let thread = Thread { [collected] in
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    let text = String(decoding: data, as: UTF8.self)
+                    collected.withLock { if isError { $0.err += text } else { $0.out += text } }
+                }
+            }
+            thread.start()
         }
         try process.run()
     }
