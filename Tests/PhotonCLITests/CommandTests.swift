@@ -101,11 +101,11 @@ import Testing
     }
 
     @Test func pendingCommandsSayUnsupported() async {
-        let run = await photon("pair", "127.0.0.1", "--brand", "androidtv", "--trust", "AB")
+        let run = await photon("discover", "--timeout", "1", "--brand", "androidtv")
         #expect(run.status == 6)
         #expect(run.err.contains("not in this build"))
-        #expect(await photon("key", "tv", "home").status == 6)
-        let help = await photon("pair", "--help")
+        #expect(await photon("serve").status == 6)
+        let help = await photon("probe", "--help")
         #expect(help.status == 0)
         #expect(help.out.contains("Not in this build yet"))
     }
