@@ -50,6 +50,13 @@ public enum PhotonCommandLine {
         }
     }
 
+    /// Runs a command line with an existing context (the demo drives commands this way).
+    static func runParsed(_ arguments: [String], context: CLIContext) async throws -> Int32 {
+        let parsed = try parser.parse(arguments)
+        guard let command = parsed.command else { throw PhotonError(.usage, "no command in \(arguments)") }
+        return try await command.run(parsed, context)
+    }
+
     static func makeContext(
         _ parsed: ParsedCommand, terminal: any Terminal, environment: [String: String], registry: AdapterRegistry
     ) throws -> CLIContext {
