@@ -26,6 +26,7 @@ test:
 ## make bench: release-built benchmarks; writes docs/benchmarks.md
 bench:
 	scripts/setup.sh test
+	$(SWIFT) build -c release $(SWIFT_FLAGS) --product photon
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product photon-bench
 	.build/release/photon-bench --output docs/benchmarks.md
 

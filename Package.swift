@@ -46,7 +46,7 @@ let package = Package(
             path: "Plugins/AndroidTVEmulator"),
         .executableTarget(
             name: "photon-bench",
-            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet"],
+            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator"],
             path: "Benchmarks/photon-bench"),
 
         .target(name: "PhotonTestSupport", dependencies: ["PhotonCore"], path: "Tests/PhotonTestSupport"),

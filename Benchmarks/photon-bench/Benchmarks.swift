@@ -134,6 +134,9 @@ enum Benchmarks {
             "| WebSocket echo throughput, 1 MiB messages | \(String(format: "%.0f MiB/s", wsMBps)) | \(String(format: "%.0f MiB/s", pyMBps)) | \(ratio(wsMBps, pyMBps)) |")
         await connection.close(code: 1000, reason: "")
 
+        // 4. Android TV against the emulator, versus androidtvremote2.
+        rows += try await AndroidTVBench.run(python: python, repositoryRoot: repositoryRoot)
+
         let date = ISO8601DateFormatter().string(from: Date())
         return """
             # Benchmarks
@@ -157,8 +160,14 @@ enum Benchmarks {
             - WebSocket round trips: \(roundTrips) sequential 64-byte binary messages over one
               connection (send, then wait for the echo); client frames are masked as RFC 6455
               requires.
-            - Not yet measured: key-press latency and throughput against emulated TVs, which
-              arrive with the brand adapters (issues 3 and 4).
+            - Android TV rows: Photon's emulated TV runs inside the benchmark process; the Python
+              column is androidtvremote2 0.3.2 with the same (already paired) client certificate.
+              Cold: 15 runs each of `photon key bench-tv home` (release build) and of a Python
+              script that connects, sends HOME and disconnects, timed from process start to
+              exit. Warm: 300 keys one at a time (4 ms apart), latency from the sender's
+              CLOCK_MONOTONIC send time to the emulator's receipt time. Throughput: 5000 keys
+              back to back, first send to last receipt.
+            - Not yet measured: Samsung rows (issue 4).
 
             """
     }

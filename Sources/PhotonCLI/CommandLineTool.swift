@@ -70,8 +70,17 @@ public enum PhotonCommandLine {
         let paths = try StorePaths.resolve(home: parsed.value("home"), environment: environment)
         return CLIContext(
             terminal: terminal, paths: paths, store: Store(paths: paths), json: parsed.flag("json"),
-            log: parsed.flag("verbose") ? PhotonLog { terminal.writeError("photon: debug: \($0)\n") } : .silent,
+            log: parsed.flag("verbose") ? verboseLog(terminal) : .silent,
             timeout: timeout, registry: registry)
+    }
+
+    /// The `--verbose` log: each line with the milliseconds since the command started.
+    static func verboseLog(_ terminal: any Terminal) -> PhotonLog {
+        let start = ContinuousClock.now
+        return PhotonLog { line in
+            let elapsed = (ContinuousClock.now - start).seconds * 1000
+            terminal.writeError("photon: debug: +\(String(format: "%.1f", elapsed))ms \(line)\n")
+        }
     }
 
     /// Prints an error: `photon: error: MESSAGE` and `  hint: HINT` on stderr, plus a

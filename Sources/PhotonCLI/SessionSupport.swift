@@ -57,9 +57,11 @@ enum SessionSupport {
         let adapterContext = try await adapterContext(context)
         context.log.debug("opening a session to \(device.nickname) (\(device.endpoint))")
         let session = try await adapter.openSession(device: device, secrets: secrets, context: adapterContext)
+        context.log.debug("session open")
         do {
             let result = try await body(device, session)
             await session.close()
+            context.log.debug("session closed")
             return result
         } catch {
             await session.close()

@@ -1,0 +1,147 @@
+import AndroidTV
+import AndroidTVEmulator
+import Foundation
+import PhotonCore
+import PhotonNet
+import PhotonStore
+
+/// Android TV rows of `make bench`: cold CLI key press, warm key latency and sustained
+/// keys per second, each against androidtvremote2 driving the same emulator in the same run.
+enum AndroidTVBench {
+    /// Key events the emulator received, with their CLOCK_MONOTONIC times.
+    final class Receipts: Sendable {
+        private let times = Locked<[Double]>([])
+        func add(_ t: Double) { times.withLock { $0.append(t) } }
+        var count: Int { times.withLock { $0.count } }
+        func since(_ n: Int) -> [Double] { times.withLock { Array($0.dropFirst(n)) } }
+        func waitFor(_ n: Int, timeout: Duration = .seconds(30)) async throws {
+            let end = ContinuousClock.now + timeout
+            while count < n {
+                guard ContinuousClock.now < end else { throw PhotonError(.timeout, "the emulator saw \(count) of \(n) keys") }
+                try await Task.sleep(for: .microseconds(200))
+            }
+        }
+    }
+
+    static func run(python: String, repositoryRoot: URL) async throws -> [String] {
+        let receipts = Receipts()
+        let codes = Locked<[String]>([])
+        var configuration = EmulatedAndroidTV.Configuration()
+        configuration.remotePort = 0
+        configuration.pingInterval = .seconds(60)
+        let tv = try await EmulatedAndroidTV.start(configuration) { event in
+            if event.name == "key" { receipts.add(event.time) }
+            if event.name == "pairing_code", let code = event["code"]?.string { codes.withLock { $0.append(code) } }
+        }
+        defer { Task { await tv.stop() } }
+
+        // Pair once through the library, store it like the CLI does.
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("photon-bench-atv-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let store = Store(paths: StorePaths(home: home))
+        let identity = try await store.clientIdentity().clientIdentity
+        let context = AdapterContext(connector: NetConnector(), clientIdentity: identity, clientName: "bench", timeout: .seconds(10))
+        let flow = AndroidTVAdapter().pairing(
+            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: ["pairing-port": String(tv.pairingPort)], context: context)
+        var paired = try await flow.run(responder: CodeFromEmulator(codes: codes))
+        paired.device.nickname = "bench-tv"
+        try await store.save(paired)
+
+        let certPath = home.appendingPathComponent("client.pem").path
+        let keyPath = home.appendingPathComponent("client.key").path
+        try identity.certificatePEM.write(toFile: certPath, atomically: true, encoding: .utf8)
+        try identity.privateKeyPEM.write(toFile: keyPath, atomically: true, encoding: .utf8)
+        let script = repositoryRoot.appendingPathComponent("Benchmarks/peers/atv_bench.py").path
+        let photon = repositoryRoot.appendingPathComponent(".build/release/photon").path
+        let port = String(tv.remotePort)
+        var rows: [String] = []
+
+        // 1. Cold: a whole process per key press.
+        let coldRuns = 15
+        var ours: [Double] = []
+        var theirs: [Double] = []
+        for _ in 0..<coldRuns {
+            ours.append(try timeProcess(photon, ["key", "bench-tv", "home", "--home", home.path]))
+            theirs.append(try timeProcess(python, [script, "cold", "127.0.0.1", port, certPath, keyPath]))
+        }
+        let coldOurs = Stats(samples: ours), coldTheirs = Stats(samples: theirs)
+        rows.append("| Android TV: cold `photon key TV home`, process start to exit (p50) | \(ms(coldOurs.p50)) | \(ms(coldTheirs.p50)) | \(ratio(coldTheirs.p50, coldOurs.p50)) |")
+
+        // 2. Warm latency: one key at a time over one session, send → emulator receipt.
+        let warmCount = 300
+        let session = try await AndroidTVAdapter().openSession(device: paired.device, secrets: paired.secrets, context: context)
+        var latencies: [Double] = []
+        for _ in 0..<warmCount {
+            let before = receipts.count
+            let sent = EmulatorEvent.monotonicSeconds()
+            try await session.send(.key(.key(.up), .press))
+            try await receipts.waitFor(before + 1)
+            latencies.append(receipts.since(before)[0] - sent)
+            try await Task.sleep(for: .milliseconds(4))
+        }
+        let before = receipts.count
+        let pyWarm = try runJSON(python, [script, "warm", "127.0.0.1", port, certPath, keyPath, String(warmCount)])
+        try await receipts.waitFor(before + warmCount)
+        let sendTimes = pyWarm["send_times"] as? [Double] ?? []
+        let pyLatencies = zip(sendTimes, receipts.since(before)).map { $1 - $0 }
+        let warmOurs = Stats(samples: latencies), warmTheirs = Stats(samples: pyLatencies)
+        rows.append("| Android TV: warm key latency, send → emulator receipt (p50) | \(ms(warmOurs.p50)) | \(ms(warmTheirs.p50)) | \(ratio(warmTheirs.p50, warmOurs.p50)) |")
+        rows.append("| Android TV: warm key latency, send → emulator receipt (p99) | \(ms(warmOurs.p99)) | \(ms(warmTheirs.p99)) | \(ratio(warmTheirs.p99, warmOurs.p99)) |")
+
+        // 3. Throughput: keys back to back over one session, first send → last receipt.
+        let burst = 5000
+        let start0 = receipts.count
+        let t0 = EmulatorEvent.monotonicSeconds()
+        for _ in 0..<burst { try await session.send(.key(.key(.down), .press)) }
+        try await receipts.waitFor(start0 + burst)
+        let oursRate = Double(burst) / (receipts.since(start0).last! - t0)
+        await session.close()
+        let start1 = receipts.count
+        let pyBurst = try runJSON(python, [script, "burst", "127.0.0.1", port, certPath, keyPath, String(burst)])
+        try await receipts.waitFor(start1 + burst)
+        let pyRate = Double(burst) / (receipts.since(start1).last! - (pyBurst["start"] as? Double ?? 0))
+        rows.append("| Android TV: sustained keys per second over one session | \(String(format: "%.0f /s", oursRate)) | \(String(format: "%.0f /s", pyRate)) | \(ratio(oursRate, pyRate)) |")
+        return rows
+    }
+
+    struct CodeFromEmulator: PairingResponder {
+        let codes: Locked<[String]>
+        func answer(_ challenge: PairingChallenge) async throws -> PairingAnswer {
+            switch challenge {
+            case .trustCertificate: return .trust(true)
+            case .confirmOnTV: return .wait
+            case .enterCode:
+                for _ in 0..<1000 {
+                    if let code = codes.withLock({ $0.last }) { return .code(code) }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                throw PhotonError(.timeout, "the emulator showed no code")
+            }
+        }
+    }
+
+    static func timeProcess(_ path: String, _ arguments: [String]) throws -> Double {
+        let start = ContinuousClock.now
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw PhotonError(.internal, "\(path) failed: \(text)")
+        }
+        return (ContinuousClock.now - start).seconds
+    }
+
+    static func runJSON(_ path: String, _ arguments: [String]) throws -> [String: Any] {
+        let output = try Benchmarks.runProcess(path, arguments)
+        guard let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any] else {
+            throw PhotonError(.internal, "no JSON from \(arguments.first ?? path)")
+        }
+        return object
+    }
+}
