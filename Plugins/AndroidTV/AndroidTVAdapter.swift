@@ -12,9 +12,12 @@ public struct AndroidTVAdapter: TVAdapter {
     /// Features requested from the TV (IME can be left out: while it is on, some TVs hide
     /// their own on-screen keyboard).
     public var requestedFeatures: RemoteFeatures
+    /// A session that hears nothing (not even a ping) for this long closes itself.
+    public var idleLimit: Duration
 
-    public init(enableIME: Bool = true) {
+    public init(enableIME: Bool = true, idleLimit: Duration = .seconds(16)) {
         requestedFeatures = enableIME ? .photon : RemoteFeatures.photon.subtracting(.ime)
+        self.idleLimit = idleLimit
     }
 
     public var id: String { Self.brandID }
@@ -67,6 +70,7 @@ public struct AndroidTVAdapter: TVAdapter {
     public func openSession(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws
         -> any RemoteSession
     {
-        try await AndroidTVSession.open(device: device, secrets: secrets, context: context, wanted: requestedFeatures)
+        try await AndroidTVSession.open(
+            device: device, secrets: secrets, context: context, wanted: requestedFeatures, idleLimit: idleLimit)
     }
 }

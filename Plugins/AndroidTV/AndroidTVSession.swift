@@ -26,9 +26,14 @@ final class AndroidTVSession: RemoteSession {
     private let tasks = Locked<[Task<Void, Never>]>([])
 
     /// Nothing at all for this long closes the session (the TV pings every ~5 s).
-    static let idleLimit: Duration = .seconds(16)
+    static let defaultIdleLimit: Duration = .seconds(16)
+    let idleLimit: Duration
 
-    private init(framed: FramedStream, tvFeatures: RemoteFeatures, active: RemoteFeatures, tvInfo: RemoteDeviceInfo?, context: AdapterContext) {
+    private init(
+        framed: FramedStream, tvFeatures: RemoteFeatures, active: RemoteFeatures, tvInfo: RemoteDeviceInfo?, context: AdapterContext,
+        idleLimit: Duration
+    ) {
+        self.idleLimit = idleLimit
         self.framed = framed
         self.tvFeatures = tvFeatures
         self.active = active
@@ -51,7 +56,10 @@ final class AndroidTVSession: RemoteSession {
     }
 
     /// Connects with the stored pin and client identity and runs the handshake.
-    static func open(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext, wanted: RemoteFeatures) async throws
+    static func open(
+        device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext, wanted: RemoteFeatures,
+        idleLimit: Duration = defaultIdleLimit
+    ) async throws
         -> AndroidTVSession
     {
         guard let pin = secrets.pin else {
@@ -98,7 +106,8 @@ final class AndroidTVSession: RemoteSession {
                 break
             }
             try await framed.send(RemoteMessage.setActive(features: requested.rawValue).encoded())
-            let session = AndroidTVSession(framed: framed, tvFeatures: tvFeatures, active: requested, tvInfo: info, context: context)
+            let session = AndroidTVSession(
+                framed: framed, tvFeatures: tvFeatures, active: requested, tvInfo: info, context: context, idleLimit: idleLimit)
             session.start()
             return session
         } catch {
@@ -176,12 +185,12 @@ final class AndroidTVSession: RemoteSession {
 
     private func watchdogLoop() async {
         while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(1))
+            try? await Task.sleep(for: min(.seconds(1), idleLimit / 4))
             let idle = ContinuousClock.now - state.withLock { $0.lastReceived }
-            if idle > Self.idleLimit {
+            if idle > idleLimit {
                 log.debug("remote: nothing from the TV for \(Int(idle.seconds)) s; closing")
-                await framed.close()
-                await finish(PhotonError(.timeout, "the TV stopped answering (no ping for \(Int(Self.idleLimit.seconds)) s)"))
+                // finish() first, so the reason is the silence, not the close it causes.
+                await finish(PhotonError(.timeout, "the TV stopped answering (nothing for \(String(format: "%.1f", idleLimit.seconds)) s)"))
                 return
             }
         }

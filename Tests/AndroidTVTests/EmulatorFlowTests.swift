@@ -245,9 +245,41 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
         await session.close()
     }
 
-    @Test func silentTVIsNoticedByTheWatchdogLimit() {
-        // The watchdog limit sits in the 15–20 s band the protocol notes recommend.
-        #expect(AndroidTVSession.idleLimit >= .seconds(15) && AndroidTVSession.idleLimit <= .seconds(20))
+    @Test func silentTVIsNoticedByTheWatchdog() async throws {
+        // The default sits in the 15–20 s band the protocol notes recommend.
+        #expect(AndroidTVSession.defaultIdleLimit >= .seconds(15) && AndroidTVSession.defaultIdleLimit <= .seconds(20))
+        let (tv, _, paired, ctx) = try await pairedSetup()
+        defer { Task { await tv.stop() } }
+        let session = try await AndroidTVAdapter(idleLimit: .milliseconds(600))
+            .openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        tv.setMisbehaviour(.silent)
+        let start = ContinuousClock.now
+        var reason: PhotonError?
+        for await event in session.events {
+            if case .disconnected(let r) = event { reason = r }
+        }
+        #expect(reason?.code == .timeout)
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test func stateDirectoryKeepsIdentityAndPairings() async throws {
+        let dir = try TestEnvironment.temporaryDirectory("atv-state")
+        let (tv, log, paired, ctx) = try await pairedSetup { $0.stateDirectory = dir }
+        let fingerprint = tv.fingerprint
+        let ports = (tv.remotePort, tv.pairingPort)
+        await tv.stop()
+        _ = log
+        // The same TV again: same certificate, and it still knows this client.
+        let (again, _) = try await startTV {
+            $0.stateDirectory = dir
+            $0.remotePort = ports.0
+            $0.pairingPort = ports.1
+        }
+        defer { Task { await again.stop() } }
+        #expect(again.fingerprint == fingerprint)
+        let session = try await AndroidTVAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        try await session.send(.key(.key(.home), .press))
+        await session.close()
     }
 
     @Test func voiceChunking() {
