@@ -22,6 +22,7 @@ test:
 	scripts/setup.sh test
 	$(SWIFT) build $(SWIFT_FLAGS)
 	$(SWIFT) test --no-parallel $(SWIFT_FLAGS)
+	$(SWIFT) run --package-path Examples/CustomAdapter $(SWIFT_FLAGS) custom-adapter-demo
 
 ## make bench: release-built benchmarks; writes docs/benchmarks.md
 bench:
@@ -34,4 +35,4 @@ setup:
 	scripts/setup.sh test
 
 clean:
-	rm -rf .build .venv
+	rm -rf .build .venv Examples/CustomAdapter/.build
