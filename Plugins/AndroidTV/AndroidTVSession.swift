@@ -171,15 +171,19 @@ final class AndroidTVSession: RemoteSession {
                 $0.fieldCounter = field
             }
         case .voiceBegin(let id, _):
-            let waiter = state.withLock { s -> CheckedContinuation<Int32, any Error>? in
-                defer { s.voiceWaiter = nil }
-                return s.voiceWaiter
-            }
-            waiter?.resume(returning: id)
+            takeVoiceWaiter()?.resume(returning: id)
         case .error(let value, _):
             log.debug("remote: the TV reported error \(value) for a message it could not process")
         default:
             break
+        }
+    }
+
+    /// Removes and returns whoever waits for the TV's voice_begin (resumed exactly once).
+    private func takeVoiceWaiter() -> CheckedContinuation<Int32, any Error>? {
+        state.withLock { s in
+            defer { s.voiceWaiter = nil }
+            return s.voiceWaiter
         }
     }
 
@@ -202,11 +206,7 @@ final class AndroidTVSession: RemoteSession {
             return !s.closed
         }
         guard first else { return }
-        let waiter = state.withLock { s -> CheckedContinuation<Int32, any Error>? in
-            defer { s.voiceWaiter = nil }
-            return s.voiceWaiter
-        }
-        waiter?.resume(throwing: reason ?? PhotonError(.connectionClosed, "the session closed"))
+        takeVoiceWaiter()?.resume(throwing: reason ?? PhotonError(.connectionClosed, "the session closed"))
         continuation.yield(.disconnected(reason: reason))
         continuation.finish()
         await framed.close()
@@ -291,11 +291,7 @@ final class AndroidTVSession: RemoteSession {
                     do {
                         try await self.framed.send(RemoteMessage.keyInject(code: 84, direction: .short).encoded())
                     } catch {
-                        let w = self.state.withLock { s -> CheckedContinuation<Int32, any Error>? in
-                            defer { s.voiceWaiter = nil }
-                            return s.voiceWaiter
-                        }
-                        w?.resume(throwing: error)
+                        self.takeVoiceWaiter()?.resume(throwing: error)
                     }
                 }
             }
