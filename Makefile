@@ -21,8 +21,8 @@ build:
 test:
 	scripts/setup.sh test
 	$(SWIFT) build $(SWIFT_FLAGS)
-	$(SWIFT) test --no-parallel $(SWIFT_FLAGS)
 	$(SWIFT) run --package-path Examples/CustomAdapter $(SWIFT_FLAGS) custom-adapter-demo
+	$(SWIFT) test --no-parallel $(SWIFT_FLAGS)
 
 ## make bench: release-built benchmarks; writes docs/benchmarks.md
 bench:
