@@ -33,20 +33,34 @@ let package = Package(
             path: "Sources/PhotonStore"),
         .target(
             name: "PhotonCLI",
-            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator"],
+            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator", "SamsungTV",
+                "SamsungTVEmulator", "PhotonEmulatorSupport",
+            ],
             path: "Sources/PhotonCLI"),
         .executableTarget(name: "photon", dependencies: ["PhotonCLI"], path: "Sources/photon"),
         .executableTarget(
-            name: "photon-emulator", dependencies: ["PhotonCore", "AndroidTVEmulator"], path: "Sources/photon-emulator"),
+            name: "photon-emulator",
+            dependencies: ["PhotonCore", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonEmulatorSupport"],
+            path: "Sources/photon-emulator"),
 
         // Brand adapters and their emulated TVs.
         .target(name: "AndroidTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AndroidTV"),
+        .target(name: "PhotonEmulatorSupport", dependencies: ["PhotonCore"], path: "Sources/PhotonEmulatorSupport"),
+        .target(name: "SamsungTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/SamsungTV"),
         .target(
-            name: "AndroidTVEmulator", dependencies: ["AndroidTV", "PhotonCore", "PhotonCrypto", "PhotonNet"],
+            name: "SamsungTVEmulator",
+            dependencies: ["SamsungTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
+            path: "Plugins/SamsungTVEmulator"),
+        .target(
+            name: "AndroidTVEmulator",
+            dependencies: ["AndroidTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
             path: "Plugins/AndroidTVEmulator"),
         .executableTarget(
             name: "photon-bench",
-            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator"],
+            dependencies: [
+                "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
+                "PhotonEmulatorSupport",
+            ],
             path: "Benchmarks/photon-bench"),
 
         .target(name: "PhotonTestSupport", dependencies: ["PhotonCore"], path: "Tests/PhotonTestSupport"),
@@ -57,9 +71,21 @@ let package = Package(
         .testTarget(name: "PhotonStoreTests", dependencies: ["PhotonStore", "PhotonCore", "PhotonTestSupport"]),
         .testTarget(
             name: "AndroidTVTests",
-            dependencies: ["AndroidTV", "AndroidTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonTestSupport"]),
+            dependencies: [
+                "AndroidTV", "AndroidTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonTestSupport",
+                "PhotonEmulatorSupport",
+            ]),
         .testTarget(
-            name: "PhotonCLITests", dependencies: ["PhotonCLI", "PhotonCore", "PhotonTestSupport", "AndroidTVEmulator", "PhotonStore"]),
+            name: "SamsungTVTests",
+            dependencies: [
+                "SamsungTV", "SamsungTVEmulator", "PhotonCore", "PhotonNet", "PhotonTestSupport", "PhotonEmulatorSupport",
+            ]),
+        .testTarget(
+            name: "PhotonCLITests",
+            dependencies: [
+                "PhotonCLI", "PhotonCore", "PhotonTestSupport", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonStore",
+                "PhotonEmulatorSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import AndroidTV
 import AndroidTVEmulator
 import Foundation
+import PhotonEmulatorSupport
 import PhotonCore
 import PhotonNet
 import PhotonStore

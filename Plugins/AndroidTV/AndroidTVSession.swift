@@ -9,7 +9,7 @@ final class AndroidTVSession: RemoteSession {
         var imeCounter: Int32 = 0
         var fieldCounter: Int32 = 0
         var lastReceived = ContinuousClock.now
-        var voiceWaiter: CheckedContinuation<Int32, any Error>?
+        var voiceWaiter: Promise<Int32>?
         var closed = false
     }
 
@@ -171,7 +171,7 @@ final class AndroidTVSession: RemoteSession {
                 $0.fieldCounter = field
             }
         case .voiceBegin(let id, _):
-            takeVoiceWaiter()?.resume(returning: id)
+            takeVoiceWaiter()?.succeed(id)
         case .error(let value, _):
             log.debug("remote: the TV reported error \(value) for a message it could not process")
         default:
@@ -180,7 +180,7 @@ final class AndroidTVSession: RemoteSession {
     }
 
     /// Removes and returns whoever waits for the TV's voice_begin (resumed exactly once).
-    private func takeVoiceWaiter() -> CheckedContinuation<Int32, any Error>? {
+    private func takeVoiceWaiter() -> Promise<Int32>? {
         state.withLock { s in
             defer { s.voiceWaiter = nil }
             return s.voiceWaiter
@@ -206,7 +206,7 @@ final class AndroidTVSession: RemoteSession {
             return !s.closed
         }
         guard first else { return }
-        takeVoiceWaiter()?.resume(throwing: reason ?? PhotonError(.connectionClosed, "the session closed"))
+        takeVoiceWaiter()?.fail(reason ?? PhotonError(.connectionClosed, "the session closed"))
         continuation.yield(.disconnected(reason: reason))
         continuation.finish()
         await framed.close()
@@ -284,17 +284,15 @@ final class AndroidTVSession: RemoteSession {
             throw PhotonError(.usage, "voice audio must be 8 kHz 16-bit mono PCM, not \(sampleRate) Hz")
         }
         guard !pcm.isEmpty else { throw PhotonError(.usage, "the voice recording is empty") }
-        let sessionID: Int32 = try await withTimeout(.seconds(3), "waiting for the TV to start voice input") {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Int32, any Error>) in
-                self.state.withLock { $0.voiceWaiter = c }
-                Task {
-                    do {
-                        try await self.framed.send(RemoteMessage.keyInject(code: 84, direction: .short).encoded())
-                    } catch {
-                        self.takeVoiceWaiter()?.resume(throwing: error)
-                    }
-                }
-            }
+        let begin = Promise<Int32>()
+        state.withLock { $0.voiceWaiter = begin }
+        try await framed.send(RemoteMessage.keyInject(code: 84, direction: .short).encoded())
+        let sessionID: Int32
+        do {
+            sessionID = try await withTimeout(.seconds(3), "waiting for the TV to start voice input") { try await begin.value() }
+        } catch let error as PhotonError where error.code == .timeout {
+            _ = takeVoiceWaiter()
+            throw PhotonError.unsupported("the TV did not start a voice session", hint: "its assistant may be off or unavailable")
         }
         try await framed.send(RemoteMessage.voiceBegin(sessionID: sessionID, packageName: nil).encoded())
         for chunk in Self.voiceChunks(pcm) {

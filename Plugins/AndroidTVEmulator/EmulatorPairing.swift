@@ -1,5 +1,6 @@
 import AndroidTV
 import Foundation
+import PhotonEmulatorSupport
 import PhotonCore
 import PhotonCrypto
 import PhotonNet

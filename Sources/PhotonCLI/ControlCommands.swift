@@ -22,7 +22,7 @@ enum ControlCommands {
             examples: ["photon text living-room \"the expanse\""], run: text),
         CommandSpec(
             ["launch"], summary: "open an app or deep link", arguments: "TV APP", minimumArguments: 2, maximumArguments: 2,
-            details: "Android TV takes deep links (https://www.youtube.com, vnd.youtube://); there is no app list.",
+            details: "Android TV takes deep links (https://www.youtube.com, vnd.youtube://). Samsung takes app ids (111299001912 is YouTube).",
             examples: ["photon launch living-room https://www.netflix.com/title/80057281"], run: launch),
         CommandSpec(
             ["volume"], summary: "change the volume", arguments: "TV up|down|mute", minimumArguments: 2, maximumArguments: 2,

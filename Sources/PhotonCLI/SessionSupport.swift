@@ -6,12 +6,21 @@ import PhotonStore
 /// What the commands that talk to a TV share: the adapter context, choosing an adapter
 /// for an address, finding a stored TV and opening a session to it.
 enum SessionSupport {
-    static func adapterContext(_ context: CLIContext) async throws -> AdapterContext {
+    /// The context adapters get. `deviceID` names the TV whose secrets a session may
+    /// rotate (a Samsung token), so they are stored the moment they arrive.
+    static func adapterContext(_ context: CLIContext, deviceID: String? = nil) async throws -> AdapterContext {
         let identity = try await context.store.clientIdentity()
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "Linux"
+        let store = context.store
+        let log = context.log
         return AdapterContext(
             connector: NetConnector(log: context.log), clientIdentity: identity.clientIdentity,
-            clientName: "Photon on \(host)", timeout: context.timeout, log: context.log)
+            clientName: "Photon on \(host)", timeout: context.timeout, log: context.log,
+            secretsChanged: { secrets in
+                guard let deviceID else { return }
+                try await store.update { _, file in file.devices[deviceID] = secrets }
+                log.debug("stored the TV's new secrets for \(deviceID)")
+            })
     }
 
     /// `--brand`, or the first adapter that answers a probe at the address.
@@ -21,7 +30,16 @@ enum SessionSupport {
         if let brand { return try context.registry.adapter(id: brand) }
         let adapters = context.registry.adapters
         if adapters.count == 1 { return adapters[0] }
-        let host = try Endpoint(parsing: address, defaultPort: 1).host
+        // An explicit port that only one brand uses decides.
+        let endpoint = try Endpoint(parsing: address, defaultPort: 0)
+        if endpoint.port != 0 {
+            let matching = adapters.filter { $0.defaultPorts.values.contains(endpoint.port) }
+            if matching.count == 1 { return matching[0] }
+            throw PhotonError(
+                .usage, "cannot tell the brand from port \(endpoint.port)",
+                hint: "pass --brand \(adapters.map(\.id).joined(separator: "|"))")
+        }
+        let host = endpoint.host
         for adapter in adapters {
             if (try? await adapter.probe(host: host, context: adapterContext)) != nil { return adapter }
         }
@@ -54,7 +72,7 @@ enum SessionSupport {
         let device = try await device(name, context: context)
         let adapter = try context.registry.adapter(id: device.brand)
         let secrets = try await context.store.secrets(for: device.id)
-        let adapterContext = try await adapterContext(context)
+        let adapterContext = try await adapterContext(context, deviceID: device.id)
         context.log.debug("opening a session to \(device.nickname) (\(device.endpoint))")
         let session = try await adapter.openSession(device: device, secrets: secrets, context: adapterContext)
         context.log.debug("session open")

@@ -53,16 +53,21 @@ public struct AdapterContext: Sendable {
     public var clientName: String
     public var timeout: Duration
     public var log: PhotonLog
+    /// Called when a TV hands out new secrets mid-session (a Samsung TV rotating its
+    /// token): the host stores them at once.
+    public var secretsChanged: @Sendable (DeviceSecrets) async throws -> Void
 
     public init(
         connector: any Connector, clientIdentity: ClientIdentity, clientName: String = "Photon",
-        timeout: Duration = .seconds(10), log: PhotonLog = .silent
+        timeout: Duration = .seconds(10), log: PhotonLog = .silent,
+        secretsChanged: @escaping @Sendable (DeviceSecrets) async throws -> Void = { _ in }
     ) {
         self.connector = connector
         self.clientIdentity = clientIdentity
         self.clientName = clientName
         self.timeout = timeout
         self.log = log
+        self.secretsChanged = secretsChanged
     }
 }
 

@@ -177,9 +177,11 @@ public final class InMemoryMessageStream: MessageStream {
 public struct InMemoryConnector: Connector {
     public typealias ByteStreamFactory = @Sendable (Endpoint, TransportSecurity) async throws -> any ByteStream
     public typealias MessageStreamFactory = @Sendable (MessageStreamRequest) async throws -> any MessageStream
+    public typealias UpgradeFactory = @Sendable (any ByteStream, MessageStreamRequest) async throws -> any MessageStream
 
     private let byteStreams: ByteStreamFactory
     private let messageStreams: MessageStreamFactory
+    private let upgrades: UpgradeFactory
 
     public init(
         byteStreams: @escaping ByteStreamFactory = { endpoint, _ in
@@ -187,10 +189,20 @@ public struct InMemoryConnector: Connector {
         },
         messageStreams: @escaping MessageStreamFactory = { request in
             throw PhotonError(.unreachable, "nothing listens at \(request.endpoint) in this test")
+        },
+        upgrades: @escaping UpgradeFactory = { _, request in
+            throw PhotonError(.unsupported, "no WebSocket upgrade for \(request.endpoint) in this test")
         }
     ) {
         self.byteStreams = byteStreams
         self.messageStreams = messageStreams
+        self.upgrades = upgrades
+    }
+
+    public func upgradeToMessageStream(_ stream: any ByteStream, request: MessageStreamRequest, timeout: Duration) async throws
+        -> any MessageStream
+    {
+        try await upgrades(stream, request)
     }
 
     public func openByteStream(to endpoint: Endpoint, security: TransportSecurity, timeout: Duration) async throws

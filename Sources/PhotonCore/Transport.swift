@@ -54,7 +54,7 @@ public struct Endpoint: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 extension String {
-    var trimmingSpaces: String {
+    public var trimmingSpaces: String {
         var s = Substring(self)
         while let first = s.first, first.isWhitespace { s.removeFirst() }
         while let last = s.last, last.isWhitespace { s.removeLast() }
@@ -276,4 +276,8 @@ public protocol Connector: Sendable {
     func openByteStream(to endpoint: Endpoint, security: TransportSecurity, timeout: Duration) async throws
         -> any ByteStream
     func openMessageStream(_ request: MessageStreamRequest, timeout: Duration) async throws -> any MessageStream
+    /// Runs the WebSocket handshake for `request` over a stream that is already open —
+    /// so an adapter can ask for consent to the TV's certificate before sending anything.
+    func upgradeToMessageStream(_ stream: any ByteStream, request: MessageStreamRequest, timeout: Duration) async throws
+        -> any MessageStream
 }

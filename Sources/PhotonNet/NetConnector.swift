@@ -23,6 +23,14 @@ public struct NetConnector: Connector {
         }
     }
 
+    public func upgradeToMessageStream(_ stream: any ByteStream, request: MessageStreamRequest, timeout: Duration) async throws
+        -> any MessageStream
+    {
+        try await WebSocketClient.connect(
+            over: stream, host: request.endpoint.description, target: request.target, headers: request.headers,
+            maxMessageSize: request.maxMessageSize, timeout: timeout, log: log)
+    }
+
     public func openMessageStream(_ request: MessageStreamRequest, timeout: Duration) async throws -> any MessageStream {
         let end = ContinuousClock.now + timeout
         let stream = try await openByteStream(to: request.endpoint, security: request.security, timeout: timeout)

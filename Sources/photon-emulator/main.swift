@@ -1,5 +1,7 @@
 import AndroidTVEmulator
+import SamsungTVEmulator
 import Foundation
+import PhotonEmulatorSupport
 import PhotonCore
 
 // `photon-emulator BRAND [options]`: runs an emulated TV until killed, printing one JSON
@@ -9,9 +11,14 @@ import PhotonCore
 let usage = """
     Usage: photon-emulator androidtv [--host H] [--port P] [--pairing-port P] [--name N]
                                      [--mac M] [--state DIR] [--features MASK] [--ping-interval S]
+           photon-emulator samsung   [--host H] [--port P] [--rest-port P] [--name N] [--mac M]
+                                     [--state DIR] [--accept auto|deny|timeout] [--accept-delay S]
+                                     [--token-auth true|false] [--power on|standby]
 
     Runs an emulated TV on loopback (by default) until killed; prints JSON lines on stdout:
-    ready, pairing_code, paired, client_connected, client_rejected, key, text, launch, voice.
+    ready, pairing_code, prompt, paired, client_connected, client_rejected, key, text, launch, voice.
+    Samsung: --port is the WSS port (default 8002), --rest-port the REST and plain WebSocket
+    port (default 8001); --accept simulates the user's answer to the on-screen prompt.
 
     Example: photon-emulator androidtv --port 7466 --name "Living Room"
     """
@@ -77,10 +84,38 @@ case "androidtv":
         exit(1)
     }
 case "samsung":
-    FileHandle.standardError.write(Data("photon-emulator: error: the Samsung emulator is not in this build yet (issue 4)\n".utf8))
-    exit(6)
+    var configuration = EmulatedSamsungTV.Configuration()
+    let known = ["host", "port", "rest-port", "name", "mac", "state", "accept", "accept-delay", "token-auth", "power", "ping-interval"]
+    for key in options.keys where !known.contains(key) { fail("unknown option --\(key)") }
+    configuration.host = options["host"] ?? configuration.host
+    configuration.port = port("port", in: options) ?? configuration.port
+    configuration.restPort = port("rest-port", in: options) ?? configuration.restPort
+    configuration.name = options["name"] ?? configuration.name
+    configuration.mac = options["mac"] ?? configuration.mac
+    configuration.stateDirectory = options["state"].map { URL(fileURLWithPath: $0) }
+    if let accept = options["accept"] {
+        guard let value = EmulatedSamsungTV.Accept(rawValue: accept) else { fail("--accept takes auto, deny or timeout") }
+        configuration.accept = value
+    }
+    if let delay = options["accept-delay"] {
+        guard let seconds = Double(delay), seconds >= 0 else { fail("--accept-delay takes seconds") }
+        configuration.acceptDelay = .milliseconds(Int64(seconds * 1000))
+    }
+    if let interval = options["ping-interval"] {
+        guard let seconds = Double(interval), seconds > 0 else { fail("--ping-interval takes seconds") }
+        configuration.pingInterval = .milliseconds(Int64(seconds * 1000))
+    }
+    if let auth = options["token-auth"] { configuration.tokenAuthSupport = auth != "false" }
+    if let power = options["power"] { configuration.powerState = power }
+    do {
+        _ = try await EmulatedSamsungTV.start(configuration, onEvent: printEvent)
+    } catch {
+        let e = PhotonError.wrap(error)
+        FileHandle.standardError.write(Data("photon-emulator: error: \(e.message)\n".utf8))
+        exit(1)
+    }
 default:
-    fail("unknown brand '\(brand)' (known: androidtv)")
+    fail("unknown brand '\(brand)' (known: androidtv, samsung)")
 }
 
 // Run until killed.

@@ -1,5 +1,6 @@
 import AndroidTVEmulator
 import Foundation
+import PhotonEmulatorSupport
 import PhotonCore
 import PhotonStore
 import PhotonTestSupport

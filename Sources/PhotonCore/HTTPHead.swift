@@ -1,5 +1,4 @@
 import Foundation
-import PhotonCore
 
 /// The head of an HTTP/1.1 request or response (start line and headers), as used by
 /// the WebSocket handshake and the small REST calls TVs need. Header names compare
@@ -75,7 +74,8 @@ public struct HTTPHead: Sendable, Hashable {
 }
 
 /// Reads an HTTP head from a byte stream, bounded in size and time, keeping any bytes
-/// that arrived after it.
+/// that arrived after it. In PhotonCore because adapters speak HTTP (REST calls to TVs)
+/// over the byte streams their `Connector` gives them.
 public struct HTTPHeadReader {
     public static let defaultLimit = 16 * 1024
 
@@ -84,7 +84,7 @@ public struct HTTPHeadReader {
         from stream: any ByteStream, limit: Int = defaultLimit, timeout: Duration?
     ) async throws -> (HTTPHead, [UInt8]) {
         var buffer: [UInt8] = []
-        let end = deadline(after: timeout)
+        let end = timeout.map { ContinuousClock.now + $0 }
         var searchFrom = 0
         while true {
             if let range = findTerminator(buffer, from: searchFrom) {
@@ -113,5 +113,48 @@ public struct HTTPHeadReader {
             i += 1
         }
         return nil
+    }
+}
+
+/// A minimal HTTP/1.1 client for the small REST calls TVs answer (device info, app
+/// launch): one request per connection, `Connection: close`, body bounded by a limit.
+public enum HTTPClient {
+    public struct Response: Sendable {
+        public var status: Int
+        public var head: HTTPHead
+        public var body: [UInt8]
+    }
+
+    public static func request(
+        _ method: String, _ target: String, host: String, over stream: any ByteStream, body: [UInt8] = [],
+        maxBody: Int = 256 * 1024, timeout: Duration
+    ) async throws -> Response {
+        var headers: [(String, String)] = [("Host", host), ("Connection", "close"), ("Accept", "application/json")]
+        if method != "GET" || !body.isEmpty { headers.append(("Content-Length", String(body.count))) }
+        try await stream.write(HTTPHead(startLine: "\(method) \(target) HTTP/1.1", headers: headers).bytes + body, timeout: timeout)
+        let end = ContinuousClock.now + timeout
+        let (head, rest) = try await HTTPHeadReader.read(from: stream, timeout: timeout)
+        guard let status = head.statusCode else { throw PhotonError(.protocolViolation, "the answer to \(method) \(target) is not HTTP") }
+        var received = rest
+        let length = head["Content-Length"].flatMap { Int($0) }
+        if head.header("Transfer-Encoding", contains: "chunked") {
+            throw PhotonError(.unsupported, "chunked HTTP answers are not supported for \(target)")
+        }
+        while length.map({ received.count < $0 }) ?? true {
+            guard received.count <= maxBody else {
+                throw PhotonError(.messageTooLarge, "the answer to \(target) is larger than \(maxBody) bytes")
+            }
+            let chunk = try await stream.read(maxLength: 64 * 1024, timeout: end - ContinuousClock.now)
+            if chunk.isEmpty { break }
+            received += chunk
+        }
+        if let length {
+            guard received.count >= length else { throw PhotonError(.connectionClosed, "the answer to \(target) was cut short") }
+            received = Array(received.prefix(length))
+        }
+        guard received.count <= maxBody else {
+            throw PhotonError(.messageTooLarge, "the answer to \(target) is larger than \(maxBody) bytes")
+        }
+        return Response(status: status, head: head, body: received)
     }
 }

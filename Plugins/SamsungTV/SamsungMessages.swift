@@ -1,0 +1,162 @@
+import Foundation
+import PhotonCore
+
+/// Events from the TV on the remote channel. Only the events on this allowlist are
+/// parsed, into typed values; everything else becomes `.ignored` with its name.
+public enum SamsungEvent: Sendable, Equatable {
+    /// The channel is open. `token` only when the TV issues a new one (`data.token`;
+    /// `clients[].attributes.token` merely echoes what was sent and is never read).
+    case connect(clientID: String?, token: String?)
+    case unauthorized
+    case timeout
+    case error(message: String)
+    case ready
+    case imeStart
+    case imeUpdate(text: String)
+    case imeEnd
+    case installedApps([SamsungApp])
+    case appLaunched(status: Int)
+    case ignored(name: String)
+
+    /// The largest message accepted from a TV.
+    public static let maximumSize = 256 * 1024
+
+    public static func parse(_ text: String) throws -> SamsungEvent {
+        guard text.utf8.count <= maximumSize else {
+            throw PhotonError(.messageTooLarge, "a message from the TV is over \(maximumSize) bytes")
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+            let name = object["event"] as? String
+        else { throw PhotonError(.protocolViolation, "the TV sent something that is not an event object") }
+        let data = object["data"]
+        switch name {
+        case "ms.channel.connect":
+            let fields = data as? [String: Any]
+            return .connect(clientID: fields?["id"] as? String, token: tokenValue(fields?["token"]))
+        case "ms.channel.unauthorized": return .unauthorized
+        case "ms.channel.timeOut": return .timeout
+        case "ms.error":
+            let message = ((data as? [String: Any])?["message"] as? String) ?? (data as? String) ?? "unknown error"
+            return .error(message: Redaction.sanitize(message, limit: 200))
+        case "ms.channel.ready": return .ready
+        case "ms.remote.imeStart": return .imeStart
+        case "ms.remote.imeUpdate":
+            let encoded = data as? String ?? ""
+            let decoded = Data(base64Encoded: encoded).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            return .imeUpdate(text: Redaction.sanitize(decoded, limit: 500))
+        case "ms.remote.imeDone", "ms.remote.imeEnd": return .imeEnd
+        case "ed.installedApp.get":
+            let list = ((data as? [String: Any])?["data"] as? [[String: Any]]) ?? []
+            return .installedApps(list.prefix(500).compactMap { item in
+                guard let id = item["appId"] as? String else { return nil }
+                return SamsungApp(id: Redaction.sanitize(id, limit: 100), name: Redaction.sanitize(item["name"] as? String ?? id, limit: 100))
+            })
+        case "ed.apps.launch":
+            return .appLaunched(status: (data as? Int) ?? Int(data as? String ?? "") ?? 0)
+        default:
+            return .ignored(name: Redaction.sanitize(name, limit: 80))
+        }
+    }
+
+    /// A token is an opaque short string; TVs send a string, some fixtures a number.
+    static func tokenValue(_ value: Any?) -> String? {
+        let text: String?
+        if let s = value as? String { text = s } else if let n = value as? Int { text = String(n) } else { text = nil }
+        guard let text, !text.isEmpty, text.count <= 128, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            return nil
+        }
+        return text
+    }
+}
+
+public struct SamsungApp: Sendable, Equatable {
+    public var id: String
+    public var name: String
+}
+
+/// Messages to the TV, as JSON text.
+public enum SamsungCommand {
+    public enum KeyCommand: String, Sendable { case click = "Click", press = "Press", release = "Release" }
+
+    public static func key(_ code: String, _ command: KeyCommand) -> String {
+        json(["method": "ms.remote.control",
+              "params": ["Cmd": command.rawValue, "DataOfCmd": code, "Option": "false", "TypeOfRemote": "SendRemoteKey"]])
+    }
+
+    public static func text(_ text: String) -> String {
+        json(["method": "ms.remote.control",
+              "params": ["Cmd": Data(text.utf8).base64EncodedString(), "DataOfCmd": "base64", "TypeOfRemote": "SendInputString"]])
+    }
+
+    public static let textEnd = json(["method": "ms.remote.control", "params": ["TypeOfRemote": "SendInputEnd"]])
+
+    public static func launch(_ appID: String, type: String = "DEEP_LINK", metaTag: String = "") -> String {
+        json(["method": "ms.channel.emit",
+              "params": ["event": "ed.apps.launch", "to": "host", "data": ["action_type": type, "appId": appID, "metaTag": metaTag]]])
+    }
+
+    public static let installedApps = json(["method": "ms.channel.emit", "params": ["event": "ed.installedApp.get", "to": "host"]])
+
+    static func json(_ object: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The channel URL target: `/api/v2/channels/samsung.remote.control?name=<b64>[&token=<t>]`.
+    public static func channelTarget(clientName: String, token: String?) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let name = Data(clientName.utf8).base64EncodedString().addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        var target = "/api/v2/channels/samsung.remote.control?name=\(name)"
+        if let token, !token.isEmpty { target += "&token=\(token)" }
+        return target
+    }
+}
+
+/// `GET /api/v2/` as typed values. Every field from the TV is a string and untrusted;
+/// MAC and IP can be "none" while the TV wakes, and are validated before use.
+public struct SamsungDeviceInfo: Sendable, Equatable {
+    public var id: String?
+    public var name: String
+    public var modelName: String?
+    public var model: String?
+    public var tokenAuthSupport: Bool
+    /// nil when the TV does not report it (older sets); `"standby"` or `""` mean off.
+    public var powerState: String?
+    public var wifiMac: String?
+    public var frameTV: Bool
+
+    public var isOn: Bool? { powerState.map { $0 == "on" } }
+
+    public static func parse(_ body: [UInt8]) throws -> SamsungDeviceInfo {
+        guard let root = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+            let device = root["device"] as? [String: Any]
+        else { throw PhotonError(.protocolViolation, "the TV's /api/v2/ answer has no device object", hint: "is this a Samsung TV?") }
+        func string(_ key: String) -> String? { (device[key] as? String).map { Redaction.sanitize($0, limit: 200) } }
+        var support: [String: Any] = [:]
+        if let text = root["isSupport"] as? String, let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] {
+            support = parsed
+        }
+        let tokenAuth = (string("TokenAuthSupport") ?? support["TokenAuthSupport"] as? String) == "true"
+        let mac = string("wifiMac").flatMap(normalizedMAC)
+        let rawName = string("name") ?? (root["name"] as? String) ?? "Samsung TV"
+        return SamsungDeviceInfo(
+            id: string("duid") ?? string("id"), name: decodeEntities(rawName), modelName: string("modelName"),
+            model: string("model"), tokenAuthSupport: tokenAuth, powerState: device["PowerState"] == nil ? nil : string("PowerState"),
+            wifiMac: mac, frameTV: string("FrameTVSupport") == "true")
+    }
+
+    static func normalizedMAC(_ text: String) -> String? {
+        let hex = text.uppercased().filter(\.isHexDigit)
+        guard hex.count == 12, hex != "000000000000", text.count == 17 || text.count == 12 else { return nil }
+        return stride(from: 0, to: 12, by: 2).map { i in
+            String(hex[hex.index(hex.startIndex, offsetBy: i)..<hex.index(hex.startIndex, offsetBy: i + 2)])
+        }.joined(separator: ":")
+    }
+
+    static func decodeEntities(_ text: String) -> String {
+        text.replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

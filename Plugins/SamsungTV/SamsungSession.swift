@@ -1,0 +1,276 @@
+import Foundation
+import PhotonCore
+
+/// A live remote-control channel to a Samsung TV: keys (Click, Press/Release), text,
+/// app launch, with pacing between keys; a reader that answers pings (through the
+/// WebSocket layer), tracks replies and reports the end of the connection.
+final class SamsungSession: RemoteSession {
+    private struct State {
+        var lastKey: ContinuousClock.Instant?
+        var launchWaiter: Promise<Int>?
+        var appsWaiter: Promise<[SamsungApp]>?
+        var closed = false
+    }
+
+    let channel: any MessageStream
+    let device: DeviceRecord
+    let context: AdapterContext
+    let pacing: Duration
+    let capabilities = SamsungTVAdapter.maximumCapabilities
+    let events: AsyncStream<TVEvent>
+    private let continuation: AsyncStream<TVEvent>.Continuation
+    private let state = Locked(State())
+    private let sendGate = AsyncGate()
+    private let reader = Locked<Task<Void, Never>?>(nil)
+    let restPort: UInt16
+
+    private init(channel: any MessageStream, device: DeviceRecord, context: AdapterContext, pacing: Duration) {
+        self.channel = channel
+        self.device = device
+        self.context = context
+        self.pacing = pacing
+        restPort = device.ports["rest"] ?? 8001
+        (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
+    }
+
+    static func open(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext, pacing: Duration) async throws
+        -> SamsungSession
+    {
+        let restPort = device.ports["rest"] ?? 8001
+        let tls = SamsungTVAdapter.usesTLS(port: device.port, restPort: restPort)
+        var security = TransportSecurity.plain
+        if tls {
+            guard let pin = secrets.pin else {
+                throw PhotonError(.notPaired, "\(device.nickname) has no stored certificate pin", hint: "pair it again with `photon pair`")
+            }
+            security = .tls(TLSClientOptions(trust: .pinned(pin)))
+        }
+        let request = MessageStreamRequest(
+            endpoint: device.endpoint, target: SamsungCommand.channelTarget(clientName: context.clientName, token: secrets.token),
+            security: security, maxMessageSize: SamsungEvent.maximumSize)
+        let channel = try await context.connector.openMessageStream(request, timeout: context.timeout)
+        do {
+            let token = try await waitForConnect(channel, timeout: context.timeout, pairing: false, log: context.log)
+            if let token, token != secrets.token {
+                // The TV rotated the token: store it at once.
+                context.log.debug("the TV issued a new token; saving it")
+                var updated = secrets
+                updated.token = token
+                try await context.secretsChanged(updated)
+            }
+        } catch {
+            await channel.close(code: 1000, reason: "")
+            throw error
+        }
+        let session = SamsungSession(channel: channel, device: device, context: context, pacing: pacing)
+        session.start()
+        return session
+    }
+
+    /// Waits for `ms.channel.connect`, skipping every other event (TVs send noise such as
+    /// `ed.edenTV.update` first). Returns `data.token` when the TV issued one.
+    static func waitForConnect(_ channel: any MessageStream, timeout: Duration, pairing: Bool, log: PhotonLog) async throws -> String? {
+        let end = ContinuousClock.now + timeout
+        while true {
+            let remaining = end - ContinuousClock.now
+            let message: WebSocketMessage?
+            do {
+                guard remaining > .zero else { throw PhotonError(.timeout, "waiting for the TV") }
+                message = try await channel.receive(timeout: remaining)
+            } catch let error as PhotonError where error.code == .timeout {
+                throw pairing
+                    ? PhotonError(
+                        .timeout, "nobody accepted the request on the TV in time",
+                        hint: "accept the prompt on the TV within 30 s; if none appears, set Access Notification to \"First Time Only\" (Settings → General → External Device Manager → Device Connection Manager)")
+                    : PhotonError(
+                        .authenticationRefused, "the TV did not accept the stored token in time (it may be showing a prompt)",
+                        hint: "accept the prompt on the TV, or pair again with `photon pair`")
+            }
+            guard let message else {
+                let code = await channel.closeCode
+                throw PhotonError(
+                    .connectionClosed, "the TV closed the channel before connecting (close code \(code.map(String.init) ?? "none"))",
+                    hint: "check that the TV is on and allows remote control over IP")
+            }
+            guard case .text(let text) = message else { continue }
+            switch try SamsungEvent.parse(text) {
+            case .connect(_, let token): return token
+            case .unauthorized:
+                throw PhotonError(
+                    pairing ? .pairingRefused : .authenticationRefused, "the TV refused this remote (unauthorized)",
+                    hint: "remove Photon from the TV's Device List (Settings → General → External Device Manager → Device Connection Manager) and pair again")
+            case .timeout:
+                throw PhotonError(
+                    .timeout, "the TV gave up waiting for the request to be accepted (ms.channel.timeOut)",
+                    hint: "accept the prompt on the TV within 30 s; the TV must show its normal picture (not Art Mode), and be on the same subnet")
+            case .error(let message):
+                if message.contains("unrecognized method") {
+                    throw PhotonError.unsupported("this Samsung TV does not speak the WebSocket remote API (\(message))",
+                        hint: "2014–2015 (H/J) sets use an encrypted protocol Photon does not support")
+                }
+                throw PhotonError(.protocolViolation, "the TV reported an error: \(message)")
+            case .ignored(let name):
+                log.debug("skipping '\(name)' while waiting for the TV to connect")
+            default:
+                continue
+            }
+        }
+    }
+
+    private func start() {
+        let task = Task { [weak self] in
+            guard let self else { return }
+            await self.readLoop()
+        }
+        reader.withLock { $0 = task }
+        // Power state comes from REST, fetched off the key path.
+        Task { [weak self] in
+            guard let self else { return }
+            if let info = try? await SamsungTVAdapter.deviceInfo(host: self.device.host, restPort: self.restPort, context: self.context) {
+                self.continuation.yield(.deviceInfo(model: info.modelName, vendor: "Samsung", version: nil))
+                if let on = info.isOn { self.continuation.yield(.power(isOn: on)) }
+            }
+        }
+    }
+
+    private func readLoop() async {
+        var reason: PhotonError?
+        do {
+            while let message = try await channel.receive(timeout: nil) {
+                guard case .text(let text) = message else { continue }
+                let event: SamsungEvent
+                do { event = try SamsungEvent.parse(text) } catch { continue }
+                switch event {
+                case .appLaunched(let status):
+                    state.withLock { $0.launchWaiter }?.succeed(status)
+                case .installedApps(let apps):
+                    state.withLock { $0.appsWaiter }?.succeed(apps)
+                default:
+                    break
+                }
+            }
+            let code = await channel.closeCode
+            // 1000/1001 are clean; TVs also close with 1005 (no code) or drop (1006).
+            reason = code == 1000 || code == 1001 ? nil : PhotonError(.connectionClosed, "the TV closed the connection (code \(code.map(String.init) ?? "none"))")
+        } catch {
+            reason = PhotonError.wrap(error)
+        }
+        finish(reason)
+    }
+
+    private func finish(_ reason: PhotonError?) {
+        let (first, launch, apps) = state.withLock { s -> (Bool, Promise<Int>?, Promise<[SamsungApp]>?) in
+            defer {
+                s.closed = true
+                s.launchWaiter = nil
+                s.appsWaiter = nil
+            }
+            return (!s.closed, s.launchWaiter, s.appsWaiter)
+        }
+        guard first else { return }
+        let error = reason ?? PhotonError(.connectionClosed, "the session closed")
+        launch?.fail(error)
+        apps?.fail(error)
+        continuation.yield(.disconnected(reason: reason))
+        continuation.finish()
+    }
+
+    func close() async {
+        await channel.close(code: 1000, reason: "")
+        reader.withLock { $0 }?.cancel()
+        finish(nil)
+    }
+
+    // MARK: commands
+
+    func send(_ command: RemoteCommand) async throws {
+        if state.withLock({ $0.closed }) { throw PhotonError(.connectionClosed, "the session to the TV is closed") }
+        switch command {
+        case .key(.key(.powerOn), .press):
+            guard try await currentPower() != true else { return }
+            throw PhotonError.unsupported(
+                "a Samsung TV that is off cannot be switched on over its remote channel",
+                hint: "waking needs Wake-on-LAN to the stored MAC (`photon wake`, with discovery)")
+        case .key(.key(.powerOff), .press):
+            // KEY_POWER toggles: send it only when the TV reports itself on.
+            guard try await currentPower() != false else { return }
+            try await sendKey("KEY_POWER", .click)
+        case .key(let input, let action):
+            let code = try SamsungKeys.resolve(input)
+            switch action {
+            case .press: try await sendKey(code, .click)
+            case .holdStart: try await sendKey(code, .press)
+            case .holdEnd: try await sendKey(code, .release)
+            }
+        case .longPress(let input, let milliseconds):
+            let code = try SamsungKeys.resolve(input)
+            try await sendKey(code, .press)
+            // A Release always follows a Press, even if the wait is cancelled.
+            let slept: Result<Void, any Error>
+            do {
+                try await Task.sleep(for: .milliseconds(milliseconds))
+                slept = .success(())
+            } catch { slept = .failure(error) }
+            try await sendKey(code, .release, paced: false)
+            try slept.get()
+        case .text(let text):
+            guard !text.isEmpty else { throw PhotonError(.usage, "there is no text to type") }
+            try await sendGate.withGate {
+                try await self.channel.send(.text(SamsungCommand.text(text)))
+                try await self.channel.send(.text(SamsungCommand.textEnd))
+            }
+        case .launch(let app):
+            try await launch(app)
+        case .volume(let change):
+            try await sendKey(change == .up ? "KEY_VOLUP" : change == .down ? "KEY_VOLDOWN" : "KEY_MUTE", .click)
+        case .voice:
+            throw PhotonError.unsupported("Samsung TVs do not take voice queries over this protocol")
+        }
+    }
+
+    private func sendKey(_ code: String, _ command: SamsungCommand.KeyCommand, paced: Bool = true) async throws {
+        try await sendGate.withGate {
+            if paced, pacing > .zero, let last = self.state.withLock({ $0.lastKey }) {
+                let wait = last + self.pacing - ContinuousClock.now
+                if wait > .zero { try await Task.sleep(for: wait) }
+            }
+            try await self.channel.send(.text(SamsungCommand.key(code, command)))
+            self.state.withLock { $0.lastKey = .now }
+        }
+    }
+
+    private func currentPower() async throws -> Bool? {
+        try await SamsungTVAdapter.deviceInfo(host: device.host, restPort: restPort, context: context).isOn
+    }
+
+    /// `ed.apps.launch` first; if the TV does not confirm (2021+ sets ignore it), the
+    /// REST `POST /api/v2/applications/{id}`.
+    private func launch(_ app: String) async throws {
+        guard !app.isEmpty, app.count <= 200, !app.contains("/") || app.hasPrefix("http") else {
+            throw PhotonError(.usage, "give a Samsung app id, e.g. 111299001912 (YouTube)")
+        }
+        let promise = Promise<Int>()
+        state.withLock { $0.launchWaiter = promise }
+        try await channel.send(.text(SamsungCommand.launch(app)))
+        let status: Int? = try? await withTimeout(.seconds(3), "launching \(app)") { try await promise.value() }
+        state.withLock { $0.launchWaiter = nil }
+        if status == 200 { return }
+        context.log.debug("ed.apps.launch not confirmed; trying REST")
+        let encoded = app.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? app
+        let response = try await SamsungTVAdapter.rest("POST", "/api/v2/applications/\(encoded)", host: device.host, restPort: restPort, context: context)
+        guard (200..<300).contains(response.status) else {
+            throw PhotonError(
+                .notFound, "the TV could not launch '\(Redaction.sanitize(app))' (HTTP \(response.status))",
+                hint: "app ids differ by model year; check the id for this TV")
+        }
+    }
+
+    /// The installed apps, where the TV still answers (2020+ sets usually never do).
+    func installedApps(timeout: Duration = .seconds(5)) async throws -> [SamsungApp] {
+        let promise = Promise<[SamsungApp]>()
+        state.withLock { $0.appsWaiter = promise }
+        defer { state.withLock { $0.appsWaiter = nil } }
+        try await channel.send(.text(SamsungCommand.installedApps))
+        return try await withTimeout(timeout, "waiting for the TV's app list (newer TVs never send it)") { try await promise.value() }
+    }
+}

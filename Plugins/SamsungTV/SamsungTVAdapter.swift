@@ -1,0 +1,138 @@
+import Foundation
+import PhotonCore
+
+/// The Samsung WebSocket-token adapter (Tizen, 2016+): device information over REST
+/// (port 8001), the remote-control channel over WSS with a token (8002) or plain WS
+/// (8001) for sets without token authentication.
+public struct SamsungTVAdapter: TVAdapter {
+    public static let brandID = "samsung"
+    public static let maximumCapabilities = Capabilities(.keys, .longPress, .text, .appLaunch, .appList, .powerState, .wakeOnLAN)
+
+    /// Minimum time between two key commands to one TV: bursts sent faster are dropped
+    /// by many sets (samsungtvws waits 1 s, Home Assistant 1.2 s). 0 disables pacing.
+    public var keyPacing: Duration
+    /// How long pairing waits for the user to accept on the TV.
+    public var acceptTimeout: Duration
+
+    public init(keyPacing: Duration = .milliseconds(300), acceptTimeout: Duration = .seconds(35)) {
+        self.keyPacing = keyPacing
+        self.acceptTimeout = acceptTimeout
+    }
+
+    public var id: String { Self.brandID }
+    public var displayName: String { "Samsung Tizen (WebSocket token)" }
+    public var serviceTypes: [String] { ["_samsungmsf._tcp"] }
+    public var defaultPorts: [String: UInt16] { ["wss": 8002, "rest": 8001] }
+    public var defaultPort: UInt16 { 8002 }
+    public var capabilities: Capabilities { Self.maximumCapabilities }
+    public var keyTable: [KeyMapping] { SamsungKeys.keyTable }
+
+    public func recognise(_ service: DiscoveredService) -> TVCandidate? {
+        guard service.type == "_samsungmsf._tcp" else { return nil }
+        let host = service.addresses.first ?? service.host
+        return TVCandidate(
+            brand: id, name: Redaction.sanitize(service.txt["fn"] ?? service.name, limit: 64), endpoint: Endpoint(host: host, port: 8002),
+            id: service.txt["id"].map { Redaction.sanitize($0, limit: 80) }, model: service.txt["md"].map { Redaction.sanitize($0, limit: 64) },
+            ports: ["wss": 8002, "rest": 8001])
+    }
+
+    public func probe(host: String, context: AdapterContext) async throws -> TVCandidate? {
+        let info = try await Self.deviceInfo(host: host, restPort: 8001, context: context)
+        return TVCandidate(
+            brand: id, name: info.name, endpoint: Endpoint(host: host, port: info.tokenAuthSupport ? 8002 : 8001), id: info.id,
+            model: info.modelName, mac: info.wifiMac, ports: ["wss": 8002, "rest": 8001])
+    }
+
+    public func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow {
+        SamsungPairingFlow(
+            endpoint: endpoint, restPort: options["rest-port"].flatMap(UInt16.init) ?? 8001, context: context,
+            acceptTimeout: acceptTimeout)
+    }
+
+    public func openSession(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws
+        -> any RemoteSession
+    {
+        try await SamsungSession.open(device: device, secrets: secrets, context: context, pacing: keyPacing)
+    }
+
+    /// `GET /api/v2/` on the REST port.
+    public static func deviceInfo(host: String, restPort: UInt16, context: AdapterContext) async throws -> SamsungDeviceInfo {
+        let response = try await rest("GET", "/api/v2/", host: host, restPort: restPort, context: context)
+        guard response.status == 200 else {
+            throw PhotonError(.protocolViolation, "the TV answered /api/v2/ with HTTP \(response.status)", hint: "is this a Samsung Tizen TV?")
+        }
+        return try SamsungDeviceInfo.parse(response.body)
+    }
+
+    static func rest(_ method: String, _ target: String, host: String, restPort: UInt16, context: AdapterContext) async throws
+        -> HTTPClient.Response
+    {
+        let endpoint = Endpoint(host: host, port: restPort)
+        let stream = try await context.connector.openByteStream(to: endpoint, security: .plain, timeout: context.timeout)
+        defer { Task { await stream.close() } }
+        context.log.debug("REST \(method) \(target) on \(endpoint)")
+        return try await HTTPClient.request(method, target, host: endpoint.description, over: stream, timeout: context.timeout)
+    }
+
+    /// Whether a WebSocket port means TLS: 8001 and the REST port are plain, others TLS.
+    static func usesTLS(port: UInt16, restPort: UInt16) -> Bool { port != restPort && port != 8001 }
+}
+
+/// Pairing: device information, consent to the TV's certificate, then the on-screen
+/// "Allow" prompt; the token in `data.token` is what is stored.
+struct SamsungPairingFlow: PairingFlow {
+    let endpoint: Endpoint
+    let restPort: UInt16
+    let context: AdapterContext
+    let acceptTimeout: Duration
+
+    func run(responder: any PairingResponder) async throws -> PairedTV {
+        let info = try await SamsungTVAdapter.deviceInfo(host: endpoint.host, restPort: restPort, context: context)
+        let tls = SamsungTVAdapter.usesTLS(port: endpoint.port, restPort: restPort)
+        if info.tokenAuthSupport && !tls {
+            context.log.debug("this TV uses tokens: plain WebSocket on \(endpoint.port) will likely be refused")
+        }
+        let stream = try await context.connector.openByteStream(
+            to: endpoint, security: tls ? .tls(TLSClientOptions(trust: .captureForFirstUse)) : .plain, timeout: context.timeout)
+        var pin: CertificateFingerprint?
+        if tls {
+            guard let certificate = stream.peerCertificate else {
+                await stream.close()
+                throw PhotonError(.tls, "the TV presented no certificate")
+            }
+            guard case .trust(true) = try await responder.answer(.trustCertificate(certificate)) else {
+                await stream.close()
+                throw PhotonError(
+                    .untrustedCertificate, "the TV's certificate \(certificate.fingerprint) was not trusted; nothing was sent",
+                    hint: "compare the fingerprint, then run again and accept it, or pass --trust FINGERPRINT")
+            }
+            pin = certificate.fingerprint
+        }
+        _ = try await responder.answer(
+            .confirmOnTV(message: "Accept \"\(context.clientName)\" on the TV's screen (within \(Int(acceptTimeout.seconds)) s)…"))
+        let request = MessageStreamRequest(
+            endpoint: endpoint, target: SamsungCommand.channelTarget(clientName: context.clientName, token: nil),
+            security: .plain, maxMessageSize: SamsungEvent.maximumSize)
+        let channel: any MessageStream
+        do {
+            channel = try await context.connector.upgradeToMessageStream(stream, request: request, timeout: context.timeout)
+        } catch {
+            await stream.close()
+            throw error
+        }
+        defer { Task { await channel.close(code: 1000, reason: "") } }
+        let token = try await SamsungSession.waitForConnect(channel, timeout: acceptTimeout, pairing: true, log: context.log)
+        if tls && token == nil {
+            throw PhotonError(
+                .pairingRefused, "the TV accepted but issued no token",
+                hint: "set the TV's Access Notification to \"First Time Only\" (Settings → General → External Device Manager → Device Connection Manager) and pair again")
+        }
+        let idPart = info.wifiMac.map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
+            ?? info.id.map { String($0.filter { $0.isHexDigit }.suffix(12)).lowercased() } ?? endpoint.host.filter(\.isNumber)
+        let device = DeviceRecord(
+            id: "samsung-" + idPart, nickname: "samsung-" + idPart, brand: SamsungTVAdapter.brandID, host: endpoint.host,
+            port: endpoint.port, ports: ["rest": restPort], name: info.name, model: info.modelName, mac: info.wifiMac,
+            capabilities: SamsungTVAdapter.maximumCapabilities.sortedNames)
+        return PairedTV(device: device, secrets: DeviceSecrets(pin: pin, token: token))
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import PhotonEmulatorSupport
+import PhotonCore
+import PhotonCrypto
+import PhotonNet
+import SamsungTV
+
+/// A Samsung Tizen TV for tests, demos and benchmarks: REST and plain WebSocket on one
+/// port, HTTPS and WSS on another with its own self-signed certificate; the "Allow"
+/// prompt simulated (accept, deny or let it time out, after a delay); tokens issued,
+/// remembered (optionally in a state directory) and revocable; the noise events real
+/// sets send before connecting; keys, text and launches recorded; pings sent; hooks to
+/// misbehave.
+public final class EmulatedSamsungTV: Sendable {
+    public enum Accept: String, Sendable { case auto, deny, timeout }
+
+    public struct Configuration: Sendable {
+        public var host = "127.0.0.1"
+        /// WSS port (0: any free port).
+        public var port: UInt16 = 8002
+        /// REST and plain WebSocket port (0: any free port).
+        public var restPort: UInt16 = 8001
+        public var name = "[TV] Photon Emulated Samsung (55)"
+        public var modelName = "QE55EMU"
+        public var mac = "02:00:00:5A:4D:53"
+        public var tokenAuthSupport = true
+        public var accept = Accept.auto
+        public var acceptDelay: Duration = .zero
+        /// How long the simulated prompt waits before `ms.channel.timeOut`.
+        public var promptTimeout: Duration = .seconds(30)
+        public var stateDirectory: URL?
+        public var pingInterval: Duration = .seconds(10)
+        public var powerState = "on"
+        /// Newer TVs never answer the installed-apps request.
+        public var answersAppList = true
+        public init() {}
+    }
+
+    public enum Misbehaviour: Sendable, Equatable {
+        case none
+        /// Send a frame larger than any client limit.
+        case oversizeFrame
+        /// Send text that is not JSON.
+        case invalidFrame
+        /// Close with no status code (1005).
+        case close1005
+        /// Drop the connection without a close frame (1006).
+        case drop
+    }
+
+    struct State {
+        var tokens: Set<String> = []
+        var identity: ClientIdentity
+        var certificate: CertificateInfo
+        var listeners: [any Sendable] = []
+        var tasks: [Task<Void, Never>] = []
+        var channels: [UInt64: WebSocketConnection] = [:]
+        var nextChannel: UInt64 = 1
+        var rotateTokenOnNextConnect = false
+        var powerState: String
+    }
+
+    public let configuration: Configuration
+    let state: Locked<State>
+    let emit: @Sendable (EmulatorEvent) -> Void
+    private let ports = Locked<(wss: UInt16, rest: UInt16)>((0, 0))
+    public var port: UInt16 { ports.withLock { $0.wss } }
+    public var restPort: UInt16 { ports.withLock { $0.rest } }
+    public var fingerprint: CertificateFingerprint { state.withLock { $0.certificate.fingerprint } }
+    public var tokens: Set<String> { state.withLock { $0.tokens } }
+
+    public static func start(_ configuration: Configuration, onEvent: @escaping @Sendable (EmulatorEvent) -> Void) async throws
+        -> EmulatedSamsungTV
+    {
+        let identity = try loadOrMakeIdentity(configuration)
+        let tv = EmulatedSamsungTV(configuration: configuration, identity: identity, emit: onEvent)
+        try tv.listen()
+        onEvent(EmulatorEvent("ready", [
+            ("brand", .string("samsung")), ("host", .string(configuration.host)), ("port", .int(Int(tv.port))),
+            ("rest_port", .int(Int(tv.restPort))), ("fingerprint", .string(tv.fingerprint.description)),
+            ("name", .string(configuration.name)), ("mac", .string(configuration.mac)),
+        ]))
+        return tv
+    }
+
+    private init(configuration: Configuration, identity: ClientIdentity, emit: @escaping @Sendable (EmulatorEvent) -> Void) {
+        self.configuration = configuration
+        var tokens: Set<String> = []
+        if let dir = configuration.stateDirectory,
+            let text = try? String(contentsOf: dir.appendingPathComponent("tokens.txt"), encoding: .utf8)
+        {
+            tokens = Set(text.split(separator: "\n").map(String.init))
+        }
+        state = Locked(State(tokens: tokens, identity: identity, certificate: try! identity.certificateInfo(), powerState: configuration.powerState))
+        self.emit = emit
+    }
+
+    static func makeIdentity() throws -> ClientIdentity {
+        let key = try RSAKey.generate()
+        let cert = try Certificate.selfSigned(key: key, subject: [("CN", "SmartViewSDK"), ("O", "Samsung Electronics")])
+        return ClientIdentity(certificatePEM: try cert.pem(), privateKeyPEM: try key.privateKeyPEM())
+    }
+
+    static func loadOrMakeIdentity(_ c: Configuration) throws -> ClientIdentity {
+        guard let dir = c.stateDirectory else { return try makeIdentity() }
+        let certURL = dir.appendingPathComponent("tv-cert.pem"), keyURL = dir.appendingPathComponent("tv-key.pem")
+        if let cert = try? String(contentsOf: certURL, encoding: .utf8), let key = try? String(contentsOf: keyURL, encoding: .utf8) {
+            return ClientIdentity(certificatePEM: cert, privateKeyPEM: key)
+        }
+        let made = try makeIdentity()
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try made.certificatePEM.write(to: certURL, atomically: true, encoding: .utf8)
+        try made.privateKeyPEM.write(to: keyURL, atomically: true, encoding: .utf8)
+        return made
+    }
+
+    func saveTokens() {
+        guard let dir = configuration.stateDirectory else { return }
+        try? (tokens.sorted().joined(separator: "\n") + "\n").write(to: dir.appendingPathComponent("tokens.txt"), atomically: true, encoding: .utf8)
+    }
+
+    private func listen() throws {
+        let (boundWSS, boundREST) = ports.withLock { ($0.wss, $0.rest) }
+        let identity = state.withLock { $0.identity }
+        let tls = try TLSListener(
+            host: configuration.host, port: boundWSS != 0 ? boundWSS : configuration.port,
+            configuration: TLSServerConfiguration(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM))
+        let plain: TCPListener
+        do {
+            plain = try TCPListener(host: configuration.host, port: boundREST != 0 ? boundREST : configuration.restPort)
+        } catch {
+            tls.close()
+            throw error
+        }
+        ports.withLock { $0 = (tls.port, plain.port) }
+        let tlsTask = Task {
+            await withTaskGroup(of: Void.self) { group in
+                while let pending = try? await tls.acceptPending() {
+                    group.addTask {
+                        guard let stream = try? await pending.handshake() else { return }
+                        await self.serve(stream, secure: true)
+                    }
+                }
+                group.cancelAll()
+            }
+        }
+        let plainTask = Task {
+            await withTaskGroup(of: Void.self) { group in
+                while let stream = try? await plain.accept() {
+                    group.addTask { await self.serve(stream, secure: false) }
+                }
+                group.cancelAll()
+            }
+        }
+        state.withLock {
+            $0.listeners = [tls, plain]
+            $0.tasks = [tlsTask, plainTask]
+        }
+    }
+
+    public func stop() async {
+        let (listeners, tasks, channels) = state.withLock { s in
+            defer {
+                s.listeners = []
+                s.tasks = []
+                s.channels = [:]
+            }
+            return (s.listeners, s.tasks, Array(s.channels.values))
+        }
+        for l in listeners {
+            (l as? TLSListener)?.close()
+            (l as? TCPListener)?.close()
+        }
+        for t in tasks { t.cancel() }
+        for c in channels { await c.stream.close() }
+    }
+
+    /// A new TLS certificate, as after a factory reset (or an impostor).
+    public func rotateCertificate() async throws {
+        let identity = try Self.makeIdentity()
+        let info = try identity.certificateInfo()
+        state.withLock {
+            $0.identity = identity
+            $0.certificate = info
+        }
+        await stop()
+        try listen()
+        emit(EmulatorEvent("certificate_rotated", [("fingerprint", .string(info.fingerprint.description))]))
+    }
+
+    /// Forgets every token (the user removed the clients from the Device List).
+    public func revokeTokens() {
+        state.withLock { $0.tokens.removeAll() }
+        saveTokens()
+        emit(EmulatorEvent("tokens_revoked"))
+    }
+
+    /// The next connection with a valid token gets a new one in `data.token`.
+    public func rotateTokenOnNextConnect() { state.withLock { $0.rotateTokenOnNextConnect = true } }
+
+    public func setPowerState(_ value: String) { state.withLock { $0.powerState = value } }
+
+    /// Misbehaves on every open channel now.
+    public func misbehave(_ m: Misbehaviour) async {
+        let channels = state.withLock { Array($0.channels.values) }
+        for c in channels {
+            switch m {
+            case .none: break
+            case .oversizeFrame: try? await c.send(.text(String(repeating: "x", count: SamsungEvent.maximumSize + 10)))
+            case .invalidFrame: try? await c.send(.text("{not json"))
+            case .close1005: await c.close(code: 1005, reason: "")
+            case .drop: await c.stream.close()
+            }
+        }
+    }
+}
