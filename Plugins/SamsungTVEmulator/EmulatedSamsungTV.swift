@@ -33,6 +33,10 @@ public final class EmulatedSamsungTV: Sendable {
         public var powerState = "on"
         /// Newer TVs never answer the installed-apps request.
         public var answersAppList = true
+        /// Also send `ms.remote.touchEnable` before connecting, as some sets do. Off by
+        /// default: samsungtvws 3.0.6 only skips `ed.edenTV.update` and
+        /// `ms.voiceApp.hide` there and fails on anything else.
+        public var touchEnableBeforeConnect = false
         public init() {}
     }
 

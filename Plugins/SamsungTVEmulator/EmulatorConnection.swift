@@ -74,7 +74,7 @@ extension EmulatedSamsungTV {
         do {
             // Noise real TVs send before connecting.
             try await event("ed.edenTV.update", ["update_type": "ed.edenApp.update"])
-            try await event("ms.remote.touchEnable")
+            if configuration.touchEnableBeforeConnect { try await event("ms.remote.touchEnable") }
             try await event("ms.voiceApp.hide")
 
             var issued: String?

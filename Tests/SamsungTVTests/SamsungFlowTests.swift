@@ -60,7 +60,8 @@ func samsungContext(_ saved: SavedSecrets = SavedSecrets(), timeout: Duration = 
     }
 
     @Test func pairsReconnectsWithoutPromptAndControls() async throws {
-        let (tv, events) = try await startSamsung()
+        // With every kind of noise a TV sends before connecting.
+        let (tv, events) = try await startSamsung { $0.touchEnableBeforeConnect = true }
         defer { Task { await tv.stop() } }
         let ctx = try samsungContext()
         let paired = try await pair(tv, context: ctx)
