@@ -1,0 +1,88 @@
+import Foundation
+import PhotonCore
+import PhotonStore
+import PhotonTestSupport
+import Testing
+
+/// The `photon` binary against `photon-emulator samsung` over real TLS.
+@Suite(.serialized) struct SamsungEndToEndTests {
+    struct Emulator {
+        let process: TestProcess
+        let port: Int
+        let restPort: Int
+        let fingerprint: String
+
+        static func start(_ extra: [String] = []) async throws -> Emulator {
+            let process = try TestProcess(
+                try AndroidTVEndToEndTests.binary("photon-emulator"), ["samsung", "--port", "0", "--rest-port", "0"] + extra)
+            try await process.waitFor("\"event\":\"ready\"")
+            let line = process.standardOutput.split(separator: "\n").first { $0.contains("\"ready\"") }!
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            return Emulator(process: process, port: object["port"] as! Int, restPort: object["rest_port"] as! Int,
+                fingerprint: object["fingerprint"] as! String)
+        }
+
+        func events(_ name: String) -> [[String: Any]] {
+            process.standardOutput.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }.filter { $0["event"] as? String == name }
+        }
+    }
+
+    func photon(_ home: URL, _ arguments: [String]) async throws -> TestProcess {
+        let p = try TestProcess(try AndroidTVEndToEndTests.binary("photon"), arguments + ["--home", home.path])
+        p.closeStandardInput()
+        _ = await p.waitForExit()
+        return p
+    }
+
+    @Test func pairReconnectAndControl() async throws {
+        let emulator = try await Emulator.start()
+        defer { emulator.process.terminate() }
+        let home = try TestEnvironment.temporaryDirectory("photon-samsung")
+        let pair = try await photon(home, [
+            "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint,
+            "--name", "bedroom", "--json",
+        ])
+        #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
+        #expect(pair.standardError.contains("Accept"))
+
+        let secretsFile = StorePaths(home: home).secretsFile
+        let secrets = try String(contentsOf: secretsFile, encoding: .utf8)
+        var st = stat()
+        stat(secretsFile.path, &st)
+        #expect(st.st_mode & 0o777 == 0o600)
+        let token = try #require(await Store(paths: StorePaths(home: home)).secrets(for: "samsung-0200005a4d53").token)
+        #expect(secrets.contains(token))
+        #expect(!pair.standardOutput.contains(token) && !pair.standardError.contains(token))
+
+        for arguments in [
+            ["key", "bedroom", "home", "up", "--delay", "0", "-v"], ["key", "bedroom", "volume-up", "--long", "--hold", "100"],
+            ["text", "bedroom", "hello"], ["launch", "bedroom", "111299001912"],
+        ] {
+            let p = try await photon(home, arguments)
+            #expect(p.process.terminationStatus == 0, "\(arguments): \(p.standardError)")
+            // The verbose log redacts the token in the WebSocket URL.
+            #expect(!p.standardError.contains(token) && !p.standardOutput.contains(token))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let keys = emulator.events("key").map { "\($0["key"]!)/\($0["cmd"]!)" }
+        #expect(keys == ["KEY_HOME/Click", "KEY_UP/Click", "KEY_VOLUP/Press", "KEY_VOLUP/Release"])
+        #expect(emulator.events("text").first?["text"] as? String == "hello")
+        #expect(emulator.events("launch").first?["app"] as? String == "111299001912")
+        // Reconnects used the token: one prompt only.
+        #expect(emulator.events("prompt").count == 1)
+        #expect(emulator.events("client_connected").count == 5)
+    }
+
+    @Test func deniedPairingIsExitFour() async throws {
+        let emulator = try await Emulator.start(["--accept", "deny"])
+        defer { emulator.process.terminate() }
+        let home = try TestEnvironment.temporaryDirectory("photon-samsung")
+        let pair = try await photon(home, [
+            "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint,
+        ])
+        #expect(pair.process.terminationStatus == 4)
+        #expect(pair.standardError.contains("Device List"))
+    }
+}
