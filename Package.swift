@@ -59,7 +59,7 @@ let package = Package(
             name: "photon-bench",
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
-                "PhotonEmulatorSupport",
+                "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator",
             ],
             path: "Benchmarks/photon-bench"),
 

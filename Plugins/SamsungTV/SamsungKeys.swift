@@ -34,7 +34,7 @@ public enum SamsungKeys {
             return code
         case .raw(let text):
             let code = text.uppercased().hasPrefix("KEY_") ? text.uppercased() : "KEY_" + text.uppercased()
-            guard code.count <= 40, code.dropFirst(4).allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            guard code.count <= 40, code.dropFirst(4).allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
                 throw PhotonError(.usage, "'\(Redaction.sanitize(text))' is not a Samsung key code", hint: "codes look like KEY_HDMI1")
             }
             guard !forbidden.contains(code) && !code.hasPrefix("KEY_AUTO_ARC") else {

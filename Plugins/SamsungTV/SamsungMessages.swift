@@ -78,9 +78,13 @@ public struct SamsungApp: Sendable, Equatable {
 public enum SamsungCommand {
     public enum KeyCommand: String, Sendable { case click = "Click", press = "Press", release = "Release" }
 
+    /// A key command. Built directly (the hot path of every key press): the code is a
+    /// validated `KEY_[A-Z0-9_]` name, so it needs no escaping; the result is byte for byte
+    /// what the sorted-keys JSON encoder produces.
     public static func key(_ code: String, _ command: KeyCommand) -> String {
-        json(["method": "ms.remote.control",
-              "params": ["Cmd": command.rawValue, "DataOfCmd": code, "Option": "false", "TypeOfRemote": "SendRemoteKey"]])
+        precondition(code.utf8.allSatisfy { $0 == UInt8(ascii: "_") || ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) })
+        return #"{"method":"ms.remote.control","params":{"Cmd":""# + command.rawValue + #"","DataOfCmd":""# + code
+            + #"","Option":"false","TypeOfRemote":"SendRemoteKey"}}"#
     }
 
     public static func text(_ text: String) -> String {

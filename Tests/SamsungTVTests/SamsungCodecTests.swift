@@ -54,6 +54,10 @@ import Testing
         #expect(key["method"] as? String == "ms.remote.control")
         let params = key["params"] as! [String: String]
         #expect(params == ["Cmd": "Click", "DataOfCmd": "KEY_VOLUP", "Option": "false", "TypeOfRemote": "SendRemoteKey"])
+        #expect(SamsungCommand.key("KEY_HOME", .press) == SamsungCommand.json([
+            "method": "ms.remote.control",
+            "params": ["Cmd": "Press", "DataOfCmd": "KEY_HOME", "Option": "false", "TypeOfRemote": "SendRemoteKey"],
+        ]))
         #expect(SamsungCommand.text("hi").contains(#""Cmd":"aGk=""#))
         #expect(SamsungCommand.textEnd == #"{"method":"ms.remote.control","params":{"TypeOfRemote":"SendInputEnd"}}"#)
         #expect(SamsungCommand.launch("3201907018807").contains(#""action_type":"DEEP_LINK""#))
@@ -87,6 +91,7 @@ import Testing
         #expect(throws: PhotonError.self) { try SamsungKeys.resolve(.raw("KEY_FACTORY")) }
         #expect(throws: PhotonError.self) { try SamsungKeys.resolve(.raw("KEY_AUTO_ARC_RESET")) }
         #expect(throws: PhotonError.self) { try SamsungKeys.resolve(.raw("KEY_\"}")) }
+        #expect(throws: PhotonError.self) { try SamsungKeys.resolve(.raw("KEY_É")) }
         #expect(throws: PhotonError.self) { try SamsungKeys.resolve(.key(.powerOn)) }
     }
 }
