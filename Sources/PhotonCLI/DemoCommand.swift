@@ -1,19 +1,22 @@
 import AndroidTVEmulator
 import Foundation
+import PhotonEmulatorSupport
 import PhotonCore
 import PhotonStore
+import SamsungTVEmulator
 
-/// `photon demo`: a tour that needs no TV. It starts an emulated Android TV in-process on
-/// loopback and walks through pairing and control with the real protocol over TLS, in a
+/// `photon demo`: a tour that needs no TV. It starts emulated Android and Samsung TVs
+/// in-process on loopback and walks through pairing and control over real TLS, in a
 /// throw-away home so the user's own store is never touched.
 enum DemoCommand {
     static let spec = CommandSpec(
-        ["demo"], summary: "a guided tour with an emulated TV (uses a temporary home)",
+        ["demo"], summary: "a guided tour with emulated TVs (uses a temporary home)",
         details: """
-            Starts an emulated Android TV on 127.0.0.1, pairs with it (showing the certificate
-            fingerprint and the code the TV "shows"), sends keys, text and an app link, reads
-            its status, and prints what the TV received. Everything happens over real TLS in a
-            temporary home that is removed afterwards.
+            Starts an emulated Android TV and an emulated Samsung TV on 127.0.0.1, pairs with
+            them (showing certificate fingerprints, the code the Android TV "shows", the Samsung
+            "Allow" prompt), sends keys, text and app launches, reads status, and prints what
+            each TV received. Everything happens over real TLS in a temporary home that is
+            removed afterwards.
             """,
         examples: ["photon demo"], run: run)
 
@@ -24,7 +27,7 @@ enum DemoCommand {
         let t = context.terminal
         let received = Locked<[String]>([])
         let codes = Locked<[String]>([])
-        t.write("Photon \(PhotonCommandLine.version) demo: an emulated Android TV on loopback, a temporary home.\n\n")
+        t.write("Photon \(PhotonCommandLine.version) demo: emulated TVs on loopback, a temporary home.\n\n")
 
         var configuration = EmulatedAndroidTV.Configuration()
         configuration.remotePort = 0
@@ -72,7 +75,39 @@ enum DemoCommand {
         t.write("\n4. photon status living-room\n")
         _ = try await PhotonCommandLine.runParsed(["status", "living-room"], context: sub)
 
-        t.write("\nSecrets (client key, the TV's pin) were kept in \(paths.secretsFile.path) with mode 600.\n")
+        t.write("\n5. A Samsung TV: photon pair 127.0.0.1:<wss> --rest-port <rest> --trust <fingerprint>\n")
+        let samsungReceived = Locked<[String]>([])
+        var samsungConfiguration = EmulatedSamsungTV.Configuration()
+        samsungConfiguration.port = 0
+        samsungConfiguration.restPort = 0
+        samsungConfiguration.acceptDelay = .milliseconds(500)
+        let samsung = try await EmulatedSamsungTV.start(samsungConfiguration) { event in
+            switch event.name {
+            case "prompt": samsungReceived.withLock { $0.append("(the TV shows \"Allow Photon?\"; the demo accepts it)") }
+            case "key": samsungReceived.withLock { $0.append("key \(event["key"]?.string ?? "?") \(event["cmd"]?.string ?? "")") }
+            case "text": samsungReceived.withLock { $0.append("text \"\(event["text"]?.string ?? "")\"") }
+            case "launch": samsungReceived.withLock { $0.append("launch \(event["app"]?.string ?? "")") }
+            default: break
+            }
+        }
+        defer { Task { await samsung.stop() } }
+        let samsungPair = try await PhotonCommandLine.runParsed(
+            ["pair", "127.0.0.1:\(samsung.port)", "--rest-port", String(samsung.restPort), "--trust", samsung.fingerprint.description,
+             "--name", "bedroom"], context: sub)
+        guard samsungPair == 0 else { return samsungPair }
+        for arguments in [
+            ["key", "bedroom", "home", "right", "select", "--delay", "0"], ["text", "bedroom", "news"],
+            ["launch", "bedroom", "111299001912"],
+        ] {
+            let status = try await PhotonCommandLine.runParsed(arguments, context: sub)
+            guard status == 0 else { return status }
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        t.write("   The Samsung TV received:\n")
+        for line in samsungReceived.withLock({ $0 }) { t.write("     \(line)\n") }
+        t.write("   Its token went straight into the secret store; it is never printed.\n")
+
+        t.write("\nSecrets (client key, the TVs' pins, the Samsung token) were kept in \(paths.secretsFile.path) with mode 600.\n")
         t.write("Next: `photon pair ADDRESS` with a real TV, or `photon-emulator androidtv` to keep one running.\n")
         return 0
     }
