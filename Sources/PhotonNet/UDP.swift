@@ -74,3 +74,52 @@ public final class UDPReceiver: Sendable {
 
     public func close() { socket.close() }
 }
+
+/// Sends Wake-on-LAN packets on the network.
+public enum WakeOnLANSender {
+    /// The limited broadcast plus each IPv4 interface's directed broadcast (loopback and
+    /// interfaces without broadcast are skipped).
+    public static func defaultDestinations() -> [String] {
+        var out = ["255.255.255.255"]
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return out }
+        defer { freeifaddrs(first) }
+        var cursor: UnsafeMutablePointer<ifaddrs>? = first
+        while let entry = cursor {
+            defer { cursor = entry.pointee.ifa_next }
+            let flags = Int32(entry.pointee.ifa_flags)
+            guard flags & Int32(IFF_BROADCAST) != 0, flags & Int32(IFF_LOOPBACK) == 0,
+                let address = entry.pointee.ifa_ifu.ifu_broadaddr, address.pointee.sa_family == sa_family_t(AF_INET)
+            else { continue }
+            var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
+                var a = sin.pointee.sin_addr
+                _ = inet_ntop(AF_INET, &a, &buffer, socklen_t(buffer.count))
+            }
+            let text = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if !text.isEmpty, !out.contains(text) { out.append(text) }
+        }
+        return out
+    }
+
+    /// Sends the magic packet for `mac` to every destination and port; returns where it
+    /// went. Fails only if no packet could be sent at all.
+    @discardableResult
+    public static func wake(mac: [UInt8], destinations: [String], ports: [UInt16]) throws -> [String] {
+        let packet = WakeOnLAN.magicPacket(mac: mac)
+        var sent: [String] = []
+        var lastError: (any Error)?
+        for destination in destinations {
+            for port in ports {
+                do {
+                    try UDPSender.send(packet, to: destination, port: port, broadcast: true)
+                    sent.append("\(destination):\(port)")
+                } catch {
+                    lastError = error
+                }
+            }
+        }
+        if sent.isEmpty, let lastError { throw lastError }
+        return sent
+    }
+}

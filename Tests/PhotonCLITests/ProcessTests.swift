@@ -21,7 +21,7 @@ import Testing
         #expect(version.status == 0)
         #expect(version.output.hasPrefix("photon "))
         #expect(try TestEnvironment.run(try binary, ["lsit"]).status == 2)
-        #expect(try TestEnvironment.run(try binary, ["wake", "AA:BB:CC:DD:EE:FF"]).status == 6)
+        #expect(try TestEnvironment.run(try binary, ["remote", "tv"]).status == 6)
     }
 
     @Test func concurrentProcessesNeverCorruptTheStore() async throws {

@@ -1,0 +1,46 @@
+import PhotonCore
+import PhotonNet
+
+/// `photon wake TV|MAC`: the Wake-on-LAN magic packet.
+enum WakeCommand {
+    static let spec = CommandSpec(
+        ["wake"], summary: "send a Wake-on-LAN packet", arguments: "TV|MAC", minimumArguments: 1, maximumArguments: 1,
+        options: [
+            OptionSpec("broadcast", value: "ADDR", help: "send here instead of every broadcast address (repeatable)", repeatable: true),
+            OptionSpec("port", value: "N", help: "UDP port (default: 9 and 7)", repeatable: true),
+        ],
+        details: """
+            TV is a paired TV whose MAC was learned at pairing, or a MAC address. By default the
+            packet goes to 255.255.255.255 and to each interface's directed broadcast, on ports 9
+            and 7. TVs usually wake only on wired Ethernet with "Power On with Mobile" (Samsung) or
+            networked standby enabled.
+            """,
+        examples: ["photon wake living-room", "photon wake AA:BB:CC:DD:EE:FF --broadcast 192.168.1.255"],
+        run: run)
+
+    static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
+        let target = parsed.arguments[0]
+        let mac: [UInt8]
+        if let parsedMAC = try? WakeOnLAN.parseMAC(target) {
+            mac = parsedMAC
+        } else {
+            let device = try await SessionSupport.device(target, context: context)
+            guard let stored = device.mac else {
+                throw PhotonError(
+                    .unsupported, "no MAC address is stored for \(device.nickname)",
+                    hint: "give the MAC: photon wake AA:BB:CC:DD:EE:FF")
+            }
+            mac = try WakeOnLAN.parseMAC(stored)
+        }
+        let ports = try parsed.allValues("port").map { text -> UInt16 in
+            guard let port = UInt16(text) else { throw PhotonError(.usage, "--port takes a port number, not '\(text)'") }
+            return port
+        }
+        let destinations = parsed.allValues("broadcast").isEmpty ? WakeOnLANSender.defaultDestinations() : parsed.allValues("broadcast")
+        let sent = try WakeOnLANSender.wake(mac: mac, destinations: destinations, ports: ports.isEmpty ? WakeOnLAN.defaultPorts : ports)
+        context.emit(
+            .object([("mac", .string(WakeOnLAN.format(mac))), ("sent", .array(sent.map { .string($0) }))]),
+            text: "Sent the magic packet for \(WakeOnLAN.format(mac)) to \(sent.joined(separator: ", ")).")
+        return 0
+    }
+}
