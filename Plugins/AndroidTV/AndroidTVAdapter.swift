@@ -48,17 +48,19 @@ public struct AndroidTVAdapter: TVAdapter {
 
     /// Identifies a TV by a TLS handshake on the pairing port, reading name and MAC from
     /// its certificate subject, without sending a pairing request.
-    public func probe(host: String, context: AdapterContext) async throws -> TVCandidate? {
-        let endpoint = Endpoint(host: host, port: 6467)
+    public func probe(host: String, ports: [String: UInt16], context: AdapterContext) async throws -> TVCandidate? {
+        let remote = ports["remote"] ?? 6466
+        let endpoint = Endpoint(host: host, port: ports["pairing"] ?? remote &+ 1)
         let stream = try await context.connector.openByteStream(
             to: endpoint, security: .tls(TLSClientOptions(identity: context.clientIdentity, trust: .captureForFirstUse)),
             timeout: context.timeout)
         defer { Task { await stream.close() } }
         guard let certificate = stream.peerCertificate else { return nil }
         let identity = AndroidTVCertificateSubject.parse(commonName: certificate.commonName, subject: certificate.subject)
+        guard certificate.commonName?.hasPrefix("atvremote") == true || identity.mac != nil else { return nil }
         return TVCandidate(
-            brand: id, name: identity.name ?? host, endpoint: Endpoint(host: host, port: 6466), model: identity.name,
-            mac: identity.mac, ports: ["remote": 6466, "pairing": 6467])
+            brand: id, name: identity.name ?? host, endpoint: Endpoint(host: host, port: remote), model: identity.name,
+            mac: identity.mac, ports: ["remote": remote, "pairing": endpoint.port])
     }
 
     public func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow {

@@ -36,11 +36,13 @@ public struct SamsungTVAdapter: TVAdapter {
             ports: ["wss": 8002, "rest": 8001])
     }
 
-    public func probe(host: String, context: AdapterContext) async throws -> TVCandidate? {
-        let info = try await Self.deviceInfo(host: host, restPort: 8001, context: context)
+    public func probe(host: String, ports: [String: UInt16], context: AdapterContext) async throws -> TVCandidate? {
+        let rest = ports["rest"] ?? 8001
+        let wss = ports["wss"] ?? 8002
+        let info = try await Self.deviceInfo(host: host, restPort: rest, context: context)
         return TVCandidate(
-            brand: id, name: info.name, endpoint: Endpoint(host: host, port: info.tokenAuthSupport ? 8002 : 8001), id: info.id,
-            model: info.modelName, mac: info.wifiMac, ports: ["wss": 8002, "rest": 8001])
+            brand: id, name: info.name, endpoint: Endpoint(host: host, port: info.tokenAuthSupport ? wss : rest), id: info.id,
+            model: info.modelName, mac: info.wifiMac, ports: ["wss": wss, "rest": rest])
     }
 
     public func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow {

@@ -3,7 +3,7 @@ import PhotonCore
 /// Every command of the `photon` tool, in the order `--help` lists them.
 enum CommandTable {
     static var all: [CommandSpec] {
-        [PairCommand.spec] + ControlCommands.specs + [VoiceCommand.spec, StatusCommand.spec, WakeCommand.spec] + DeviceCommands.specs
+        [PairCommand.spec] + ControlCommands.specs + [VoiceCommand.spec, StatusCommand.spec, WakeCommand.spec, ProbeCommand.spec] + DeviceCommands.specs
             + IdentityCommands.specs + [KeysCommand.spec, DemoCommand.spec] + pending
     }
 
@@ -13,7 +13,6 @@ enum CommandTable {
 
     private static let pendingCommands: [(name: String, summary: String, waitsFor: String)] = [
         ("discover", "browse the network for TVs", "mDNS discovery (issue 5)"),
-        ("probe", "ask an address which TV answers there", "the unicast probe (issue 5)"),
         ("remote", "interactive keyboard remote", "the brand adapters"),
         ("doctor", "diagnose a connection", "the brand adapters"),
         ("serve", "run the daemon", "the daemon (issue 6)"),

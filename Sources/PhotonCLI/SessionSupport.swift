@@ -41,7 +41,7 @@ enum SessionSupport {
         }
         let host = endpoint.host
         for adapter in adapters {
-            if (try? await adapter.probe(host: host, context: adapterContext)) != nil { return adapter }
+            if (try? await adapter.probe(host: host, ports: [:], context: adapterContext)) != nil { return adapter }
         }
         throw PhotonError(
             .unreachable, "no supported TV answered at \(host)",

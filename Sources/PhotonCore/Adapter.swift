@@ -101,8 +101,9 @@ public protocol TVAdapter: Sendable {
 
     /// Turns a discovered mDNS service into a candidate, or nil if it is not ours.
     func recognise(_ service: DiscoveredService) -> TVCandidate?
-    /// Asks whether a TV of this brand answers at `host` (nil: nothing answered).
-    func probe(host: String, context: AdapterContext) async throws -> TVCandidate?
+    /// Asks whether a TV of this brand answers at `host` (nil: it is not this brand).
+    /// `ports` may override the adapter's named default ports.
+    func probe(host: String, ports: [String: UInt16], context: AdapterContext) async throws -> TVCandidate?
     /// Starts pairing with the TV at `endpoint`.
     func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow
     /// Opens a session to a paired TV.

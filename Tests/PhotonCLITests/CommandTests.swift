@@ -105,7 +105,7 @@ import Testing
         #expect(run.status == 6)
         #expect(run.err.contains("not in this build"))
         #expect(await photon("serve").status == 6)
-        let help = await photon("probe", "--help")
+        let help = await photon("doctor", "--help")
         #expect(help.status == 0)
         #expect(help.out.contains("Not in this build yet"))
     }

@@ -86,3 +86,41 @@ import Testing
         #expect(pair.standardError.contains("Device List"))
     }
 }
+
+/// `photon probe` against both emulators, and against ports where nothing answers.
+@Suite(.serialized) struct ProbeEndToEndTests {
+    @Test func probeIdentifiesEachEmulatorByBrand() async throws {
+        let samsung = try await SamsungEndToEndTests.Emulator.start()
+        defer { samsung.process.terminate() }
+        let android = try await AndroidTVEndToEndTests.Emulator.start()
+        defer { android.process.terminate() }
+        let home = try TestEnvironment.temporaryDirectory("photon-probe")
+        let binary = try AndroidTVEndToEndTests.binary("photon")
+        let result = try TestEnvironment.run(binary, [
+            "probe", "127.0.0.1", "--pairing-port", String(android.pairingPort), "--rest-port", String(samsung.restPort), "--json",
+            "--home", home.path,
+        ])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains(#""brand":"androidtv","name":"Photon Emulated TV""#))
+        #expect(result.output.contains(#""mac":"02:00:00:AA:BB:CC""#))
+        #expect(result.output.contains(#""brand":"samsung","name":"[TV] Photon Emulated Samsung (55)""#))
+        #expect(result.output.contains(#""model":"QE55EMU""#))
+        // Probing sent no pairing request.
+        #expect(android.events("pairing_code").isEmpty)
+    }
+
+    @Test func nothingListeningEndsWithinTheTimeout() async throws {
+        let home = try TestEnvironment.temporaryDirectory("photon-probe")
+        let binary = try AndroidTVEndToEndTests.binary("photon")
+        // A closed port, and a port that accepts but never answers.
+        let silent = try PhotonNetListener()
+        defer { silent.close() }
+        let start = ContinuousClock.now
+        let result = try TestEnvironment.run(binary, [
+            "probe", "127.0.0.1", "--pairing-port", "1", "--rest-port", String(silent.port), "--timeout", "1", "--home", home.path,
+        ])
+        #expect(result.status == 3, "\(result.output)")
+        #expect(result.output.contains("tried"))
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+}

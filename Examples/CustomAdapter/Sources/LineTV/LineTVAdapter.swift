@@ -23,7 +23,7 @@ public struct LineTVAdapter: TVAdapter {
     public func recognise(_ service: DiscoveredService) -> TVCandidate? { nil }
 
     /// LineTV sets have no way to identify themselves; a probe says nothing answered.
-    public func probe(host: String, context: AdapterContext) async throws -> TVCandidate? { nil }
+    public func probe(host: String, ports: [String: UInt16], context: AdapterContext) async throws -> TVCandidate? { nil }
 
     public func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow {
         LineTVPairing(endpoint: endpoint)

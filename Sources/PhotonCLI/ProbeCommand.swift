@@ -1,0 +1,77 @@
+import PhotonCore
+
+/// `photon probe HOST`: asks every adapter at once whether its kind of TV answers there —
+/// for networks where discovery cannot see the TV.
+enum ProbeCommand {
+    static let spec = CommandSpec(
+        ["probe"], summary: "ask an address which TV answers there", arguments: "HOST", minimumArguments: 1, maximumArguments: 1,
+        options: [
+            OptionSpec("port", value: "PORT", help: "Android TV remote port (pairing = port + 1) to try instead of 6466"),
+            OptionSpec("pairing-port", value: "PORT", help: "Android TV pairing port to try"),
+            OptionSpec("rest-port", value: "PORT", help: "Samsung REST port to try instead of 8001"),
+        ],
+        details: """
+            Android TV: a TLS handshake on the pairing port, reading name and MAC from the TV's
+            certificate (no pairing request is sent). Samsung: GET /api/v2/ on the REST port.
+            Each try is bounded by --timeout (default here 3 s).
+            """,
+        examples: ["photon probe 192.168.1.20", "photon probe tv.local --json"], run: run)
+
+    static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
+        let host = try Endpoint(parsing: parsed.arguments[0], defaultPort: 1).host
+        var ports: [String: UInt16] = [:]
+        for (option, name) in [("port", "remote"), ("pairing-port", "pairing"), ("rest-port", "rest")] {
+            guard let text = parsed.value(option) else { continue }
+            guard let port = UInt16(text), port > 0 else { throw PhotonError(.usage, "--\(option) takes a port number") }
+            ports[name] = port
+        }
+        var adapterContext = try await SessionSupport.adapterContext(context)
+        if parsed.value("timeout") == nil { adapterContext.timeout = .seconds(3) }
+        let probeContext = adapterContext
+        let probePorts = ports
+        let adapters = context.registry.adapters
+        let results = await withTaskGroup(of: (String, Result<TVCandidate?, any Error>).self) { group in
+            for adapter in adapters {
+                group.addTask {
+                    let result: Result<TVCandidate?, any Error>
+                    do {
+                        result = .success(try await withTimeout(probeContext.timeout, "probing \(adapter.id)") {
+                            try await adapter.probe(host: host, ports: probePorts, context: probeContext)
+                        })
+                    } catch { result = .failure(error) }
+                    return (adapter.id, result)
+                }
+            }
+            var all: [(String, Result<TVCandidate?, any Error>)] = []
+            for await item in group { all.append(item) }
+            return all.sorted { $0.0 < $1.0 }
+        }
+        var found = 0
+        var tried: [String] = []
+        for (brand, result) in results {
+            switch result {
+            case .success(let candidate?):
+                found += 1
+                let portsText = candidate.ports.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                context.emit(
+                    .object([
+                        ("brand", .string(candidate.brand)), ("name", .string(candidate.name)), ("host", .string(host)),
+                        ("port", .int(Int(candidate.endpoint.port))), ("id", .optional(candidate.id)), ("model", .optional(candidate.model)),
+                        ("mac", .optional(candidate.mac)),
+                        ("ports", .object(candidate.ports.sorted { $0.key < $1.key }.map { ($0.key, .int(Int($0.value))) })),
+                    ]),
+                    text: "\(candidate.brand)  \(Redaction.sanitize(candidate.name))\(candidate.model.map { "  model \(Redaction.sanitize($0))" } ?? "")\(candidate.mac.map { "  mac \($0)" } ?? "")  ports: \(portsText)")
+            case .success(nil):
+                tried.append("\(brand): answered, but not as this brand")
+            case .failure(let error):
+                tried.append("\(brand): \(PhotonError.wrap(error).message)")
+            }
+        }
+        guard found > 0 else {
+            throw PhotonError(
+                .unreachable, "no supported TV answered at \(host)",
+                hint: "tried " + tried.joined(separator: "; "))
+        }
+        return 0
+    }
+}
