@@ -18,9 +18,9 @@ let package = Package(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CPhotonSystem", path: "Sources/CPhotonSystem"),
-        .systemLibrary(
-            name: "CAvahi", path: "Sources/CAvahi", pkgConfig: "avahi-client",
-            providers: [.apt(["libavahi-client-dev"])]),
+        // Avahi's pkg-config adds -D_REENTRANT, which SwiftPM warns about; its headers are in
+        // the default include path, so the module map names the libraries directly.
+        .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
 
         // Brand-neutral model and protocols: no I/O, no C libraries.
         .target(name: "PhotonCore", path: "Sources/PhotonCore"),
@@ -29,18 +29,20 @@ let package = Package(
             name: "PhotonNet", dependencies: ["PhotonCore", "PhotonCrypto", "COpenSSL", "CPhotonSystem"],
             path: "Sources/PhotonNet"),
         .target(
+            name: "PhotonDiscovery", dependencies: ["PhotonCore", "PhotonNet", "CAvahi"], path: "Sources/PhotonDiscovery"),
+        .target(
             name: "PhotonStore", dependencies: ["PhotonCore", "PhotonCrypto"],
             path: "Sources/PhotonStore"),
         .target(
             name: "PhotonCLI",
             dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator", "SamsungTV",
-                "SamsungTVEmulator", "PhotonEmulatorSupport",
+                "SamsungTVEmulator", "PhotonEmulatorSupport", "PhotonDiscovery",
             ],
             path: "Sources/PhotonCLI"),
         .executableTarget(name: "photon", dependencies: ["PhotonCLI"], path: "Sources/photon"),
         .executableTarget(
             name: "photon-emulator",
-            dependencies: ["PhotonCore", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonEmulatorSupport"],
+            dependencies: ["PhotonCore", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonEmulatorSupport", "PhotonDiscovery"],
             path: "Sources/photon-emulator"),
 
         // Brand adapters and their emulated TVs.
@@ -68,6 +70,7 @@ let package = Package(
         .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto", "PhotonTestSupport"]),
         .testTarget(
             name: "PhotonNetTests", dependencies: ["PhotonNet", "PhotonCrypto", "PhotonCore", "PhotonTestSupport"]),
+        .testTarget(name: "PhotonDiscoveryTests", dependencies: ["PhotonDiscovery", "PhotonCore", "PhotonTestSupport"]),
         .testTarget(name: "PhotonStoreTests", dependencies: ["PhotonStore", "PhotonCore", "PhotonTestSupport"]),
         .testTarget(
             name: "AndroidTVTests",

@@ -22,7 +22,8 @@ public struct AndroidTVAdapter: TVAdapter {
 
     public var id: String { Self.brandID }
     public var displayName: String { "Android TV / Google TV (Remote v2)" }
-    public var serviceTypes: [String] { ["_androidtvremote2._tcp"] }
+    /// v2, and the legacy v1 type so such TVs are listed as found but unsupported.
+    public var serviceTypes: [String] { ["_androidtvremote2._tcp", "_androidtvremote._tcp"] }
     public var defaultPorts: [String: UInt16] { ["remote": 6466, "pairing": 6467] }
     public var defaultPort: UInt16 { 6466 }
     public var capabilities: Capabilities { Self.maximumCapabilities }

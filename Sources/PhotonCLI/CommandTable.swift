@@ -3,7 +3,7 @@ import PhotonCore
 /// Every command of the `photon` tool, in the order `--help` lists them.
 enum CommandTable {
     static var all: [CommandSpec] {
-        [PairCommand.spec] + ControlCommands.specs + [VoiceCommand.spec, StatusCommand.spec, WakeCommand.spec, ProbeCommand.spec] + DeviceCommands.specs
+        [PairCommand.spec] + ControlCommands.specs + [VoiceCommand.spec, StatusCommand.spec, WakeCommand.spec, ProbeCommand.spec, DiscoverCommand.spec] + DeviceCommands.specs
             + IdentityCommands.specs + [KeysCommand.spec, DemoCommand.spec] + pending
     }
 
@@ -12,7 +12,6 @@ enum CommandTable {
     static let pending: [CommandSpec] = pendingCommands.map(pendingSpec)
 
     private static let pendingCommands: [(name: String, summary: String, waitsFor: String)] = [
-        ("discover", "browse the network for TVs", "mDNS discovery (issue 5)"),
         ("remote", "interactive keyboard remote", "the brand adapters"),
         ("doctor", "diagnose a connection", "the brand adapters"),
         ("serve", "run the daemon", "the daemon (issue 6)"),

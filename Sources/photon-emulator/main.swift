@@ -1,4 +1,5 @@
 import AndroidTVEmulator
+import PhotonDiscovery
 import SamsungTVEmulator
 import Foundation
 import PhotonEmulatorSupport
@@ -10,11 +11,12 @@ import PhotonCore
 
 let usage = """
     Usage: photon-emulator androidtv [--host H] [--port P] [--pairing-port P] [--name N]
-                                     [--mac M] [--state DIR] [--features MASK] [--ping-interval S]
+                                     [--mac M] [--state DIR] [--features MASK] [--ping-interval S] [--publish]
            photon-emulator samsung   [--host H] [--port P] [--rest-port P] [--name N] [--mac M]
                                      [--state DIR] [--accept auto|deny|timeout] [--accept-delay S]
-                                     [--token-auth true|false] [--power on|standby]
+                                     [--token-auth true|false] [--power on|standby] [--publish]
 
+    --publish announces the TV through avahi-daemon (mDNS).
     Runs an emulated TV on loopback (by default) until killed; prints JSON lines on stdout:
     ready, pairing_code, prompt, paired, client_connected, client_rejected, key, text, launch, voice.
     Samsung: --port is the WSS port (default 8002), --rest-port the REST and plain WebSocket
@@ -38,6 +40,10 @@ arguments.removeFirst()
 var options: [String: String] = [:]
 while let option = arguments.first {
     arguments.removeFirst()
+    if option == "--publish" {
+        options["publish"] = "true"
+        continue
+    }
     guard option.hasPrefix("--"), let value = arguments.first else { fail("unexpected '\(option)'") }
     arguments.removeFirst()
     options[String(option.dropFirst(2))] = value
@@ -56,10 +62,11 @@ let printEvent: @Sendable (EmulatorEvent) -> Void = { event in
     }
 }
 
+nonisolated(unsafe) var publisher: AvahiPublisher?
 switch brand {
 case "androidtv":
     var configuration = EmulatedAndroidTV.Configuration()
-    for key in options.keys where !["host", "port", "pairing-port", "name", "mac", "state", "features", "ping-interval"].contains(key) {
+    for key in options.keys where !["host", "port", "pairing-port", "name", "mac", "state", "features", "ping-interval", "publish"].contains(key) {
         fail("unknown option --\(key)")
     }
     configuration.host = options["host"] ?? configuration.host
@@ -77,7 +84,12 @@ case "androidtv":
         configuration.pingInterval = .milliseconds(Int64(seconds * 1000))
     }
     do {
-        _ = try await EmulatedAndroidTV.start(configuration, onEvent: printEvent)
+        let tv = try await EmulatedAndroidTV.start(configuration, onEvent: printEvent)
+        if options["publish"] == "true" {
+            publisher = try AvahiPublisher(
+                name: configuration.name, type: "_androidtvremote2._tcp", port: tv.remotePort, txt: ["bt": configuration.mac])
+            printEvent(EmulatorEvent("published", [("service", .string("_androidtvremote2._tcp"))]))
+        }
     } catch {
         let e = PhotonError.wrap(error)
         FileHandle.standardError.write(Data("photon-emulator: error: \(e.message)\n".utf8))
@@ -85,7 +97,7 @@ case "androidtv":
     }
 case "samsung":
     var configuration = EmulatedSamsungTV.Configuration()
-    let known = ["host", "port", "rest-port", "name", "mac", "state", "accept", "accept-delay", "token-auth", "power", "ping-interval"]
+    let known = ["host", "port", "rest-port", "name", "mac", "state", "accept", "accept-delay", "token-auth", "power", "ping-interval", "publish"]
     for key in options.keys where !known.contains(key) { fail("unknown option --\(key)") }
     configuration.host = options["host"] ?? configuration.host
     configuration.port = port("port", in: options) ?? configuration.port
@@ -108,7 +120,14 @@ case "samsung":
     if let auth = options["token-auth"] { configuration.tokenAuthSupport = auth != "false" }
     if let power = options["power"] { configuration.powerState = power }
     do {
-        _ = try await EmulatedSamsungTV.start(configuration, onEvent: printEvent)
+        let tv = try await EmulatedSamsungTV.start(configuration, onEvent: printEvent)
+        if options["publish"] == "true" {
+            publisher = try AvahiPublisher(
+                name: configuration.name, type: "_samsungmsf._tcp", port: tv.restPort,
+                txt: ["id": "uuid:0b7a3c1e-photon-emulated", "md": configuration.modelName, "fn": configuration.name,
+                      "se": "http://\(configuration.host):\(tv.restPort)/api/v2/", "wss": String(tv.port)])
+            printEvent(EmulatorEvent("published", [("service", .string("_samsungmsf._tcp"))]))
+        }
     } catch {
         let e = PhotonError.wrap(error)
         FileHandle.standardError.write(Data("photon-emulator: error: \(e.message)\n".utf8))
@@ -119,4 +138,7 @@ default:
 }
 
 // Run until killed.
-while true { try await Task.sleep(for: .seconds(3600)) }
+while true {
+    try await Task.sleep(for: .seconds(3600))
+    withExtendedLifetime(publisher) {}
+}

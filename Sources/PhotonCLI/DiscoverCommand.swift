@@ -1,0 +1,58 @@
+import Foundation
+import PhotonCore
+import PhotonDiscovery
+
+/// `photon discover`: browses mDNS for every adapter's service types through
+/// avahi-daemon and prints each TV as it resolves, merged per TV.
+enum DiscoverCommand {
+    static let spec = CommandSpec(
+        ["discover"], summary: "browse the network for TVs", options: [
+            OptionSpec("brand", value: "BRAND", help: "only this brand's service types"),
+        ],
+        details: """
+            Lists each TV as soon as it resolves (name, brand, address, port, id, MAC), for
+            --timeout seconds (default 3). A TV seen on several interfaces or services is listed
+            once. Legacy Android TV Remote v1 sets are listed as unsupported. Needs avahi-daemon;
+            where multicast does not pass, use `photon probe ADDRESS`.
+            """,
+        examples: ["photon discover", "photon discover --timeout 10 --json", "photon discover --brand samsung"], run: run)
+
+    static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
+        var adapters = context.registry.adapters
+        if let brand = parsed.value("brand") { adapters = [try context.registry.adapter(id: brand)] }
+        let seconds = parsed.value("timeout") == nil ? Duration.seconds(3) : context.timeout
+        let browser = try AvahiBrowser(types: Array(Set(adapters.flatMap(\.serviceTypes))).sorted())
+        let stopper = Task {
+            try? await Task.sleep(for: seconds)
+            browser.stop()
+        }
+        defer {
+            stopper.cancel()
+            browser.stop()
+        }
+        var seen: [String: TVCandidate] = [:]
+        for await event in browser.events {
+            guard case .found(let service) = event else { continue }
+            guard let candidate = adapters.lazy.compactMap({ $0.recognise(service) }).first else { continue }
+            let key = candidate.id ?? candidate.mac ?? "\(candidate.brand)|\(candidate.name)"
+            if seen[key] != nil { continue }
+            seen[key] = candidate
+            let json = JSONValue.object([
+                ("name", .string(candidate.name)), ("brand", .string(candidate.brand)), ("host", .string(candidate.endpoint.host)),
+                ("port", .int(Int(candidate.endpoint.port))), ("id", .optional(candidate.id)), ("mac", .optional(candidate.mac)),
+                ("service", .string(service.type)),
+                ("txt", .object(service.txt.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                ("unsupported", .optional(candidate.unsupportedReason)),
+            ])
+            var text = "\(candidate.brand)  \(candidate.name)  \(candidate.endpoint)"
+            if let id = candidate.id { text += "  id \(id)" }
+            if let mac = candidate.mac { text += "  mac \(mac)" }
+            if let reason = candidate.unsupportedReason { text += "  (unsupported: \(reason))" }
+            context.emit(json, text: text)
+        }
+        if seen.isEmpty && !context.json {
+            context.note("No TVs found in \(Int(seconds.seconds)) s. If your TV is on, try `photon probe ADDRESS` (multicast may be blocked), or a longer --timeout.")
+        }
+        return 0
+    }
+}
