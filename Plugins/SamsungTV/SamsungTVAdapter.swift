@@ -28,6 +28,13 @@ public struct SamsungTVAdapter: TVAdapter {
     public var keyTable: [KeyMapping] { SamsungKeys.keyTable }
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {
+        if service.type.hasPrefix("ssdp:urn:samsung.com:device:RemoteControlReceiver") {
+            // The UUID in the USN identifies the set; REST and WSS are on their usual ports.
+            let uuid = service.txt["usn"]?.split(separator: ":").dropFirst().first.map(String.init)
+            return TVCandidate(
+                brand: id, name: "Samsung TV at \(service.host)", endpoint: Endpoint(host: service.host, port: 8002),
+                id: uuid.map { "uuid:" + Redaction.sanitize($0, limit: 80) }, ports: ["wss": 8002, "rest": 8001])
+        }
         guard service.type == "_samsungmsf._tcp" else { return nil }
         let host = service.addresses.first ?? service.host
         // TXT `se` is the REST URI (http://<ip>:8001/api/v2/); the SRV port is the REST port.

@@ -1,6 +1,7 @@
 import Foundation
 import PhotonCore
 import PhotonDiscovery
+import PhotonNet
 
 /// `photon discover`: browses mDNS for every adapter's service types through
 /// avahi-daemon and prints each TV as it resolves, merged per TV.
@@ -8,10 +9,13 @@ enum DiscoverCommand {
     static let spec = CommandSpec(
         ["discover"], summary: "browse the network for TVs", options: [
             OptionSpec("brand", value: "BRAND", help: "only this brand's service types"),
+            OptionSpec("ssdp", value: "HOST[:PORT]", help: "send the SSDP search to this host instead of multicast"),
+            OptionSpec("no-ssdp", help: "mDNS only"),
         ],
         details: """
             Lists each TV as soon as it resolves (name, brand, address, port, id, MAC), for
-            --timeout seconds (default 3). A TV seen on several interfaces or services is listed
+            --timeout seconds (default 3). Also sends an SSDP search for Samsung sets (multicast,
+            or to one host with --ssdp). A TV seen on several interfaces or services is listed
             once. Legacy Android TV Remote v1 sets are listed as unsupported. Needs avahi-daemon;
             where multicast does not pass, use `photon probe ADDRESS`.
             """,
@@ -30,9 +34,34 @@ enum DiscoverCommand {
             stopper.cancel()
             browser.stop()
         }
+        // SSDP (Samsung) runs beside mDNS; its answers join the same stream.
+        let (ssdpEvents, ssdpContinuation) = AsyncStream.makeStream(of: DiscoveredService.self)
+        var ssdpTask: Task<Void, Never>?
+        if !parsed.flag("no-ssdp"), adapters.contains(where: { $0.id == "samsung" }) {
+            let target = try parsed.value("ssdp").map { try Endpoint(parsing: $0, defaultPort: SSDP.port) }
+            let wait = min(seconds, .seconds(3))
+            ssdpTask = Task {
+                let answers = (try? await SSDPSearcher.search(
+                    targets: SSDP.samsungTargets, host: target?.host ?? SSDP.multicastHost, port: target?.port ?? SSDP.port, timeout: wait)) ?? []
+                for answer in answers { ssdpContinuation.yield(SSDP.service(answer)) }
+                ssdpContinuation.finish()
+            }
+        } else {
+            ssdpContinuation.finish()
+        }
+        defer { ssdpTask?.cancel() }
+        let merged = AsyncStream<DiscoveredService> { continuation in
+            let a = Task {
+                for await event in browser.events { if case .found(let s) = event { continuation.yield(s) } }
+            }
+            let b = Task { for await s in ssdpEvents { continuation.yield(s) } }
+            Task {
+                _ = await (a.value, b.value)
+                continuation.finish()
+            }
+        }
         var seen: [String: TVCandidate] = [:]
-        for await event in browser.events {
-            guard case .found(let service) = event else { continue }
+        for await service in merged {
             guard let candidate = adapters.lazy.compactMap({ $0.recognise(service) }).first else { continue }
             let key = candidate.id ?? candidate.mac ?? "\(candidate.brand)|\(candidate.name)"
             if seen[key] != nil { continue }

@@ -72,7 +72,39 @@ public final class UDPReceiver: Sendable {
         }
     }
 
+    /// Sends a datagram from this socket (so answers come back to it).
+    public func send(_ payload: [UInt8], to host: String, port: UInt16) throws {
+        guard let address = SocketAddress(numericHost: host, port: port) else {
+            throw PhotonError(.usage, "'\(Redaction.sanitize(host))' is not a numeric IP address")
+        }
+        let sent = payload.withUnsafeBytes { bytes in
+            address.withSockaddr { sendto(socket.fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, $1) }
+        }
+        guard sent == payload.count else { throw PhotonError(.unreachable, "sending to \(address) failed: \(errnoText())") }
+    }
+
     public func close() { socket.close() }
+}
+
+/// An SSDP M-SEARCH client: multicast by default, or unicast to one host.
+public enum SSDPSearcher {
+    /// Sends the searches and collects valid answers until `timeout`; malformed answers
+    /// are dropped.
+    public static func search(
+        targets: [String], host: String = SSDP.multicastHost, port: UInt16 = SSDP.port, timeout: Duration
+    ) async throws -> [SSDP.Response] {
+        let socket = try UDPReceiver(host: "0.0.0.0", port: 0)
+        defer { socket.close() }
+        for target in targets { try socket.send(SSDP.searchRequest(target: target), to: host, port: port) }
+        let end = ContinuousClock.now + timeout
+        var answers: [SSDP.Response] = []
+        while ContinuousClock.now < end, answers.count < 256 {
+            guard let (bytes, _) = try? await socket.receive(maxLength: SSDP.maximumResponseSize + 1, timeout: end - ContinuousClock.now)
+            else { break }
+            if let answer = try? SSDP.parse(bytes), !answers.contains(answer) { answers.append(answer) }
+        }
+        return answers
+    }
 }
 
 /// Sends Wake-on-LAN packets on the network.

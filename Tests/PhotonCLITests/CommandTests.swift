@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func pendingCommandsSayUnsupported() async {
-        let run = await photon("discover", "--timeout", "1", "--brand", "androidtv")
+        let run = await photon("remote", "living-room", "--timeout", "1")
         #expect(run.status == 6)
         #expect(run.err.contains("not in this build"))
         #expect(await photon("serve").status == 6)

@@ -63,7 +63,7 @@ import Testing
         // A system bus where nothing answers (a fresh process, so libdbus reads the address).
         let start = ContinuousClock.now
         let p = try TestProcess(
-            Self.photon, ["discover", "--timeout", "2", "--home", try TestEnvironment.temporaryDirectory().path],
+            Self.photon, ["discover", "--timeout", "2", "--no-ssdp", "--home", try TestEnvironment.temporaryDirectory().path],
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/photon-test-bus"])
         #expect(await p.waitForExit(timeout: .seconds(10)) == 3)
         #expect(p.standardError.contains("avahi-daemon"))
@@ -79,7 +79,7 @@ import Testing
         defer { samsung.terminate() }
         try await android.waitFor("published")
         try await samsung.waitFor("published")
-        let p = try TestProcess(Self.photon, ["discover", "--timeout", "4", "--json", "--home", try TestEnvironment.temporaryDirectory().path])
+        let p = try TestProcess(Self.photon, ["discover", "--timeout", "4", "--json", "--no-ssdp", "--home", try TestEnvironment.temporaryDirectory().path])
         #expect(await p.waitForExit(timeout: .seconds(15)) == 0, "\(p.standardError)")
         let lines = p.standardOutput.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let ours = lines.filter { ($0["name"] as? String)?.hasPrefix("Photon Discover") == true || ($0["name"] as? String)?.contains("Photon Discover Samsung") == true }
