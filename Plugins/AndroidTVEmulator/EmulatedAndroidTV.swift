@@ -92,8 +92,11 @@ public final class EmulatedAndroidTV: Sendable {
     public var pairedClients: Set<String> { state.withLock { $0.paired } }
     public var connectedClients: Int { state.withLock { $0.sessions.count } }
 
+    /// `atvremote/<product>/<device>/<model>/<MAC>`, with the name shortened to keep the
+    /// CN within X.509's 64 characters.
     static func subject(_ c: Configuration) -> [(String, String)] {
-        [("CN", "atvremote/photon/emulator/\(c.name)/\(c.mac)")]
+        let fixed = "atvremote/photon/emulator//\(c.mac)".count
+        return [("CN", "atvremote/photon/emulator/\(c.name.prefix(max(1, 64 - fixed)))/\(c.mac)")]
     }
 
     static func makeIdentity(_ c: Configuration) throws -> ClientIdentity {

@@ -7,4 +7,5 @@
 #include <avahi-common/strlst.h>
 #include <avahi-common/thread-watch.h>
 #include <avahi-common/malloc.h>
+#include <avahi-common/alternative.h>
 #endif

@@ -172,6 +172,8 @@ public final class AvahiPublisher: @unchecked Sendable {
     private let poll: OpaquePointer
     private let client: OpaquePointer
     private let group: OpaquePointer
+    /// The name announced (differs from the one asked for after a collision).
+    public private(set) var publishedName = ""
 
     public init(name: String, type: String, port: UInt16, txt: [String: String]) throws {
         guard let poll = avahi_threaded_poll_new() else { throw PhotonError(.internal, "cannot create the Avahi event loop") }
@@ -187,10 +189,19 @@ public final class AvahiPublisher: @unchecked Sendable {
         }
         var list: UnsafeMutablePointer<AvahiStringList>?
         for (key, value) in txt.sorted(by: { $0.key < $1.key }) { list = avahi_string_list_add(list, "\(key)=\(value)") }
-        let added = avahi_entry_group_add_service_strlst(
-            group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(rawValue: 0), name, type, nil, nil,
-            port, list)
+        // A name already taken on the network gets Avahi's alternative ("Name #2").
+        var serviceName = name
+        var added: Int32 = 0
+        for _ in 0..<10 {
+            added = avahi_entry_group_add_service_strlst(
+                group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(rawValue: 0), serviceName,
+                type, nil, nil, port, list)
+            guard added == Int32(AVAHI_ERR_COLLISION), let alternative = avahi_alternative_service_name(serviceName) else { break }
+            serviceName = String(cString: alternative)
+            avahi_free(alternative)
+        }
         avahi_string_list_free(list)
+        publishedName = serviceName
         guard added == 0, avahi_entry_group_commit(group) == 0 else {
             let code = avahi_client_errno(client)
             avahi_client_free(client)

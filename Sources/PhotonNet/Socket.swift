@@ -32,7 +32,7 @@ final class Socket: Sendable {
     /// Closes gracefully: sends FIN, then reads and drops what the peer still sends until
     /// it closes too (bounded by `linger`). Closing with unread data would make the kernel
     /// send a reset, and a reset can destroy our last message before the peer reads it.
-    func closeGracefully(linger: Duration = .milliseconds(300)) async {
+    func closeGracefully(linger: Duration = .seconds(2)) async {
         // Only the first closer lingers; a second close while that runs must not cut
         // the connection short with a hard close.
         let first = closing.withLock { c -> Bool in

@@ -73,9 +73,10 @@ import Testing
 
     @Test func discoverFindsPublishedEmulatorsOncePerTV() async throws {
         let emulator = TestEnvironment.repositoryRoot.appendingPathComponent(".build/debug/photon-emulator").path
-        let android = try TestProcess(emulator, ["androidtv", "--port", "0", "--publish", "--name", "Photon Discover Test", "--mac", "02:00:00:D1:5C:01"])
+        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let android = try TestProcess(emulator, ["androidtv", "--port", "0", "--publish", "--name", "Photon Discover Test \(suffix)", "--mac", "02:00:00:D1:5C:01"])
         defer { android.terminate() }
-        let samsung = try TestProcess(emulator, ["samsung", "--port", "0", "--rest-port", "0", "--publish", "--name", "[TV] Photon Discover Samsung"])
+        let samsung = try TestProcess(emulator, ["samsung", "--port", "0", "--rest-port", "0", "--publish", "--name", "[TV] Photon Discover Samsung \(suffix)"])
         defer { samsung.terminate() }
         try await android.waitFor("published")
         try await samsung.waitFor("published")
