@@ -87,7 +87,7 @@ let package = Package(
             name: "PhotonCLITests",
             dependencies: [
                 "PhotonCLI", "PhotonCore", "PhotonTestSupport", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonStore",
-                "PhotonEmulatorSupport",
+                "PhotonEmulatorSupport", "PhotonNet",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,10 +11,12 @@ enum ControlCommands {
                 OptionSpec("hold", value: "MS", help: "how long --long holds, in milliseconds (default 1000)"),
                 OptionSpec("raw", help: "keys are brand codes (KEYCODE_TV_INPUT, 178), sent as given"),
                 OptionSpec("delay", value: "MS", help: "pause between keys so bursts are not dropped (default 100)"),
+                OptionSpec("wake", help: "for power keys: if the TV does not answer, wake it (Wake-on-LAN) and wait for it"),
+                OptionSpec("broadcast", value: "ADDR", help: "with --wake: where to send the packet (repeatable)", repeatable: true),
             ],
             details: "TV is a nickname, id or paired address. `photon keys` lists key names.",
             examples: ["photon key living-room home", "photon key living-room down down select", "photon key tv select --long",
-                "photon key tv --raw KEYCODE_TV_INPUT_HDMI_1"],
+                "photon key tv --raw KEYCODE_TV_INPUT_HDMI_1", "photon key tv power --wake"],
             run: key),
         CommandSpec(
             ["text"], summary: "type text into the focused field", arguments: "TV STRING", minimumArguments: 2, maximumArguments: 2,
@@ -53,6 +55,41 @@ enum ControlCommands {
         let hold = try milliseconds(parsed, "hold", default: 1000)
         let delay = try milliseconds(parsed, "delay", default: 100)
         let long = parsed.flag("long")
+        let powersOn = inputs.contains { $0 == .key(.power) || $0 == .key(.powerOn) }
+        do {
+            try await sendKeys(inputs, hold: hold, delay: delay, long: long, parsed, context)
+        } catch let error as PhotonError where powersOn && (error.code == .unreachable || error.code == .timeout) {
+            // A TV that is off does not answer: offer Wake-on-LAN, then wait for it.
+            guard try await WakeCommand.offerWake(
+                parsed.arguments[0], asked: parsed.flag("wake"), destinations: parsed.allValues("broadcast"), context: context) else { throw error }
+            let end = ContinuousClock.now + .seconds(45)
+            while true {
+                do {
+                    // Once awake, `power-on` semantics: the TV is on, so power keys are not resent.
+                    let rest = inputs.filter { $0 != .key(.power) && $0 != .key(.powerOn) }
+                    if rest.isEmpty {
+                        try await SessionSupport.withSession(parsed.arguments[0], context: context) { _, _ in }
+                    } else {
+                        try await sendKeys(rest, hold: hold, delay: delay, long: long, parsed, context)
+                    }
+                    context.note("The TV is awake.")
+                    return 0
+                } catch let retry as PhotonError where retry.code == .unreachable || retry.code == .timeout {
+                    guard ContinuousClock.now < end else {
+                        throw PhotonError(
+                            .timeout, "the TV did not come up within 45 s of the Wake-on-LAN packet",
+                            hint: "Wake-on-LAN needs \"Power On with Mobile\"/networked standby, usually over wired Ethernet")
+                    }
+                    try await Task.sleep(for: .seconds(1))
+                }
+            }
+        }
+        return 0
+    }
+
+    static func sendKeys(_ inputs: [KeyInput], hold: Int, delay: Int, long: Bool, _ parsed: ParsedCommand, _ context: CLIContext)
+        async throws
+    {
         try await SessionSupport.withSession(parsed.arguments[0], context: context) { device, session in
             for (index, input) in inputs.enumerated() {
                 let command: RemoteCommand = long ? .longPress(input, milliseconds: hold) : .key(input, .press)
@@ -65,7 +102,6 @@ enum ControlCommands {
         if context.json {
             context.emit(.object([("sent", .array(inputs.map { .string($0.description) }))]), text: nil)
         }
-        return 0
     }
 
     static func text(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {

@@ -203,3 +203,47 @@ import Testing
         return Data(header) + pcm
     }
 }
+
+/// `photon key TV power --wake`: a TV that does not answer is woken (to loopback only)
+/// and the command waits for it to come up.
+@Suite(.serialized) struct WakeOnPowerTests {
+    @Test func powerKeyWakesASleepingTV() async throws {
+        let events = Locked<[EmulatorEvent]>([])
+        var configuration = EmulatedAndroidTV.Configuration()
+        configuration.remotePort = 0
+        let tv = try await EmulatedAndroidTV.start(configuration) { e in events.withLock { $0.append(e) } }
+        let home = try TestEnvironment.temporaryDirectory("photon-wake")
+        let binary = try AndroidTVEndToEndTests.binary("photon")
+        let pairing = try TestProcess(binary, ["pair", "127.0.0.1:\(tv.remotePort)", "--pairing-port", String(tv.pairingPort),
+            "--trust", tv.fingerprint.description, "--name", "den", "--home", home.path])
+        var code: String?
+        for _ in 0..<500 where code == nil {
+            code = events.withLock { $0.first { $0.name == "pairing_code" }?["code"]?.string }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        pairing.writeToStandardInput((code ?? "") + "\n")
+        pairing.closeStandardInput()
+        #expect(await pairing.waitForExit() == 0, "\(pairing.standardError)")
+
+        // The TV "sleeps"; a listener on 127.0.0.1:9 stands in for its network card.
+        await tv.stop()
+        let card = try UDPReceiverForTests(port: 9)
+        defer { card.close() }
+        let key = try TestProcess(binary, ["key", "den", "power", "--wake", "--broadcast", "127.0.0.1", "--timeout", "1", "--home", home.path])
+        key.closeStandardInput()
+        let packet = try await card.receive()
+        #expect(packet.count == 102)
+        #expect(Array(packet[6..<12]) == [0x02, 0x00, 0x00, 0xAA, 0xBB, 0xCC])
+        // It wakes up: the same TV on the same ports.
+        try await tv.restart()
+        defer { Task { await tv.stop() } }
+        #expect(await key.waitForExit(timeout: .seconds(30)) == 0, "\(key.standardError)")
+        #expect(key.standardError.contains("The TV is awake"))
+        // Without --wake and without a terminal, it only says how.
+        await tv.stop()
+        let plain = try TestProcess(binary, ["key", "den", "power", "--timeout", "1", "--home", home.path])
+        plain.closeStandardInput()
+        #expect(await plain.waitForExit() == 3)
+        #expect(plain.standardError.contains("--wake"))
+    }
+}
