@@ -61,7 +61,7 @@ let package = Package(
             name: "photon-bench",
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
-                "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator",
+                "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "PhotonDiscovery",
             ],
             path: "Benchmarks/photon-bench"),
 

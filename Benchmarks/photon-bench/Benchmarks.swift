@@ -140,6 +140,9 @@ enum Benchmarks {
         // 5. Samsung against the emulator, versus samsungtvws.
         rows += try await SamsungBench.run(python: python, repositoryRoot: repositoryRoot)
 
+        // 6. Discovery and probing.
+        rows += try await DiscoveryBench.run(repositoryRoot: repositoryRoot)
+
         let date = ISO8601DateFormatter().string(from: Date())
         return """
             # Benchmarks
@@ -170,6 +173,9 @@ enum Benchmarks {
               exit. Warm: 300 keys one at a time (4 ms apart), latency from the sender's
               CLOCK_MONOTONIC send time to the emulator's receipt time. Throughput: 5000 keys
               back to back, first send to last receipt.
+            - Discovery: five announcements (in-process Avahi publisher) timed to their resolved
+              result in an in-process browser, through the loopback-only avahi-daemon of
+              `make test`. Probe: the release `photon probe` process, wall time.
             - Samsung rows: the emulated Samsung TV inside the benchmark process; the Python
               column is samsungtvws 3.0.6 (websocket-client) with `key_press_delay=0`, TLS forced
               for the emulator's port, its own token. Photon's key pacing is off for the

@@ -1,0 +1,63 @@
+import Foundation
+import Glibc
+import PhotonCore
+import PhotonDiscovery
+
+/// Discovery rows of `make bench`: time from an announcement to its discovery through the
+/// loopback avahi-daemon, and the `photon probe` time for addresses where nothing answers.
+enum DiscoveryBench {
+    static func run(repositoryRoot: URL) async throws -> [String] {
+        var rows: [String] = []
+        var latencies: [Double] = []
+        for run in 0..<5 {
+            let name = "Photon Bench \(getpid())-\(run)"
+            let browser = try AvahiBrowser(types: ["_photonbench._tcp"])
+            try await Task.sleep(for: .milliseconds(200))
+            let start = ContinuousClock.now
+            let publisher = try AvahiPublisher(name: name, type: "_photonbench._tcp", port: 40000, txt: ["bt": "02:00:00:00:00:01"])
+            let found: Double? = try? await withTimeout(.seconds(10), "discovery") {
+                for await event in browser.events {
+                    if case .found(let s) = event, s.name == name { return (ContinuousClock.now - start).seconds }
+                }
+                return nil
+            }
+            browser.stop()
+            withExtendedLifetime(publisher) {}
+            if let found { latencies.append(found) }
+        }
+        let stats = Stats(samples: latencies)
+        rows.append("| Discovery: announcement → resolved result through avahi-daemon (p50 of \(latencies.count)) | \(ms(stats.p50)) | — | goal < 100 ms |")
+
+        // Probe: a closed port (refused at once) and a port that accepts but never answers.
+        let photon = repositoryRoot.appendingPathComponent(".build/release/photon").path
+        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(silent) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        listen(silent, 16)
+        var bound = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(silent, $0, &length) } }
+        let silentPort = String(UInt16(bigEndian: bound.sin_port))
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("photon-bench-probe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        func timeProbe(_ arguments: [String]) -> Double {
+            let start = ContinuousClock.now
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: photon)
+            process.arguments = ["probe", "127.0.0.1", "--home", home.path] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try? process.run()
+            process.waitUntilExit()
+            return (ContinuousClock.now - start).seconds
+        }
+        let closed = Stats(samples: (0..<5).map { _ in timeProbe(["--pairing-port", "1", "--rest-port", "2", "--timeout", "1"]) })
+        let hanging = Stats(samples: (0..<3).map { _ in timeProbe(["--pairing-port", silentPort, "--rest-port", silentPort, "--timeout", "1"]) })
+        rows.append("| `photon probe` with both ports closed (p50, --timeout 1) | \(ms(closed.p50)) | — | refused at once |")
+        rows.append("| `photon probe` with ports that accept but never answer (p50, --timeout 1) | \(ms(hanging.p50)) | — | goal ≈ the timeout |")
+        return rows
+    }
+}
