@@ -26,6 +26,7 @@ enum DiscoverCommand {
         if let brand = parsed.value("brand") { adapters = [try context.registry.adapter(id: brand)] }
         let seconds = parsed.value("timeout") == nil ? Duration.seconds(3) : context.timeout
         let browser = try AvahiBrowser(types: Array(Set(adapters.flatMap(\.serviceTypes))).sorted())
+        let deadline = ContinuousClock.now + seconds
         let stopper = Task {
             try? await Task.sleep(for: seconds)
             browser.stop()
@@ -78,6 +79,10 @@ enum DiscoverCommand {
             if let mac = candidate.mac { text += "  mac \(mac)" }
             if let reason = candidate.unsupportedReason { text += "  (unsupported: \(reason))" }
             context.emit(json, text: text)
+        }
+        if ContinuousClock.now < deadline - .milliseconds(200) {
+            // The browse ended before its time: the daemon went away (restarted or stopped).
+            context.note("warning: avahi-daemon went away during the browse; results may be incomplete. Run `photon discover` again once it is back.")
         }
         if seen.isEmpty && !context.json {
             context.note("No TVs found in \(Int(seconds.seconds)) s. If your TV is on, try `photon probe ADDRESS` (multicast may be blocked), or a longer --timeout.")

@@ -297,6 +297,20 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
         #expect(AndroidTVCertificateSubject.normalizedMAC("not a mac") == nil)
     }
 
+    @Test func recognisesDiscoveredServices() {
+        let adapter = AndroidTVAdapter()
+        let v2 = adapter.recognise(DiscoveredService(
+            name: "Living Room\u{1B}[2J", type: "_androidtvremote2._tcp", host: "android-2.local", addresses: ["127.0.0.1"], port: 6466,
+            txt: ["bt": "a8:71:16:a2:31:1d"]))
+        #expect(v2?.name == "Living Room?[2J")
+        #expect(v2?.mac == "A8:71:16:A2:31:1D" && v2?.id == "androidtv-a87116a2311d")
+        #expect(v2?.ports == ["remote": 6466, "pairing": 6467] && v2?.unsupportedReason == nil)
+        let v1 = adapter.recognise(DiscoveredService(
+            name: "Old Box", type: "_androidtvremote._tcp", host: "h", addresses: ["127.0.0.1"], port: 6466, txt: [:]))
+        #expect(v1?.unsupportedReason?.contains("legacy") == true)
+        #expect(adapter.recognise(DiscoveredService(name: "x", type: "_http._tcp", host: "h", addresses: [], port: 80, txt: [:])) == nil)
+    }
+
     @Test func keyTable() throws {
         #expect(try AndroidKeyCodes.resolve(.key(.select)) == 23)
         #expect(try AndroidKeyCodes.resolve(.raw("keycode_tv_input")) == 178)
