@@ -9,24 +9,35 @@ enum DiscoveryBench {
     static func run(repositoryRoot: URL) async throws -> [String] {
         var rows: [String] = []
         var latencies: [Double] = []
+        var totals: [Double] = []
         for run in 0..<5 {
             let name = "Photon Bench \(getpid())-\(run)"
             let browser = try AvahiBrowser(types: ["_photonbench._tcp"])
             try await Task.sleep(for: .milliseconds(200))
+            let foundAt = Locked<ContinuousClock.Instant?>(nil)
+            let watcher = Task {
+                for await event in browser.events {
+                    if case .found(let s) = event, s.name == name {
+                        foundAt.withLock { $0 = .now }
+                        return
+                    }
+                }
+            }
             let start = ContinuousClock.now
             let publisher = try AvahiPublisher(name: name, type: "_photonbench._tcp", port: 40000, txt: ["bt": "02:00:00:00:00:01"])
-            let found: Double? = try? await withTimeout(.seconds(10), "discovery") {
-                for await event in browser.events {
-                    if case .found(let s) = event, s.name == name { return (ContinuousClock.now - start).seconds }
-                }
-                return nil
-            }
+            try await withTimeout(.seconds(10), "the announcement") { try await publisher.established.value() }
+            let establishedAt = ContinuousClock.now
+            _ = try? await withTimeout(.seconds(10), "discovery") { await watcher.value }
             browser.stop()
             withExtendedLifetime(publisher) {}
-            if let found { latencies.append(found) }
+            if let found = foundAt.withLock({ $0 }) {
+                latencies.append(max(0, (found - establishedAt).seconds))
+                totals.append((found - start).seconds)
+            }
         }
         let stats = Stats(samples: latencies)
-        rows.append("| Discovery: announcement → resolved result through avahi-daemon (p50 of \(latencies.count)) | \(ms(stats.p50)) | — | goal < 100 ms |")
+        rows.append("| Discovery: announcement (daemon done probing) → resolved result (p50 of \(latencies.count)) | \(ms(stats.p50)) | — | goal < 100 ms |")
+        rows.append("| Discovery: registration → resolved result, including mDNS probing (p50) | \(ms(Stats(samples: totals).p50)) | — | RFC 6762 probing ≈ 750 ms |")
 
         // Probe: a closed port (refused at once) and a port that accepts but never answers.
         let photon = repositoryRoot.appendingPathComponent(".build/release/photon").path

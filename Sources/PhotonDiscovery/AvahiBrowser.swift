@@ -174,6 +174,10 @@ public final class AvahiPublisher: @unchecked Sendable {
     private let group: OpaquePointer
     /// The name announced (differs from the one asked for after a collision).
     public private(set) var publishedName = ""
+    /// Fulfilled when avahi-daemon has finished probing and announced the service
+    /// (RFC 6762 probing takes the daemon most of a second).
+    public let established = Promise<Void>()
+    private let box: Unmanaged<Promise<Void>>
 
     public init(name: String, type: String, port: UInt16, txt: [String: String]) throws {
         guard let poll = avahi_threaded_poll_new() else { throw PhotonError(.internal, "cannot create the Avahi event loop") }
@@ -182,7 +186,17 @@ public final class AvahiPublisher: @unchecked Sendable {
             avahi_threaded_poll_free(poll)
             throw AvahiBrowser.daemonError(error)
         }
-        guard let group = avahi_entry_group_new(client, { _, _, _ in }, nil) else {
+        let box = Unmanaged.passRetained(established)
+        self.box = box
+        guard let group = avahi_entry_group_new(client, { _, state, userdata in
+            guard let userdata else { return }
+            let promise = Unmanaged<Promise<Void>>.fromOpaque(userdata).takeUnretainedValue()
+            if state == AVAHI_ENTRY_GROUP_ESTABLISHED { promise.succeed(()) }
+            if state == AVAHI_ENTRY_GROUP_COLLISION || state == AVAHI_ENTRY_GROUP_FAILURE {
+                promise.fail(PhotonError(.internal, "avahi-daemon could not announce the service"))
+            }
+        }, box.toOpaque()) else {
+            box.release()
             avahi_client_free(client)
             avahi_threaded_poll_free(poll)
             throw PhotonError(.internal, "cannot create an Avahi entry group")
@@ -223,5 +237,6 @@ public final class AvahiPublisher: @unchecked Sendable {
         avahi_entry_group_free(group)
         avahi_client_free(client)
         avahi_threaded_poll_free(poll)
+        box.release()
     }
 }
