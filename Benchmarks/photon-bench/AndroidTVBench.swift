@@ -55,54 +55,10 @@ enum AndroidTVBench {
         let script = repositoryRoot.appendingPathComponent("Benchmarks/peers/atv_bench.py").path
         let photon = repositoryRoot.appendingPathComponent(".build/release/photon").path
         let port = String(tv.remotePort)
-        var rows: [String] = []
-
-        // 1. Cold: a whole process per key press.
-        let coldRuns = 15
-        var ours: [Double] = []
-        var theirs: [Double] = []
-        for _ in 0..<coldRuns {
-            ours.append(try timeProcess(photon, ["key", "bench-tv", "home", "--home", home.path]))
-            theirs.append(try timeProcess(python, [script, "cold", "127.0.0.1", port, certPath, keyPath]))
-        }
-        let coldOurs = Stats(samples: ours), coldTheirs = Stats(samples: theirs)
-        rows.append("| Android TV: cold `photon key TV home`, process start to exit (p50) | \(ms(coldOurs.p50)) | \(ms(coldTheirs.p50)) | \(ratio(coldTheirs.p50, coldOurs.p50)) |")
-
-        // 2. Warm latency: one key at a time over one session, send → emulator receipt.
-        let warmCount = 300
-        let session = try await AndroidTVAdapter().openSession(device: paired.device, secrets: paired.secrets, context: context)
-        var latencies: [Double] = []
-        for _ in 0..<warmCount {
-            let before = receipts.count
-            let sent = EmulatorEvent.monotonicSeconds()
-            try await session.send(.key(.key(.up), .press))
-            try await receipts.waitFor(before + 1)
-            latencies.append(receipts.since(before)[0] - sent)
-            try await Task.sleep(for: .milliseconds(4))
-        }
-        let before = receipts.count
-        let pyWarm = try runJSON(python, [script, "warm", "127.0.0.1", port, certPath, keyPath, String(warmCount)])
-        try await receipts.waitFor(before + warmCount)
-        let sendTimes = pyWarm["send_times"] as? [Double] ?? []
-        let pyLatencies = zip(sendTimes, receipts.since(before)).map { $1 - $0 }
-        let warmOurs = Stats(samples: latencies), warmTheirs = Stats(samples: pyLatencies)
-        rows.append("| Android TV: warm key latency, send → emulator receipt (p50) | \(ms(warmOurs.p50)) | \(ms(warmTheirs.p50)) | \(ratio(warmTheirs.p50, warmOurs.p50)) |")
-        rows.append("| Android TV: warm key latency, send → emulator receipt (p99) | \(ms(warmOurs.p99)) | \(ms(warmTheirs.p99)) | \(ratio(warmTheirs.p99, warmOurs.p99)) |")
-
-        // 3. Throughput: keys back to back over one session, first send → last receipt.
-        let burst = 5000
-        let start0 = receipts.count
-        let t0 = EmulatorEvent.monotonicSeconds()
-        for _ in 0..<burst { try await session.send(.key(.key(.down), .press)) }
-        try await receipts.waitFor(start0 + burst)
-        let oursRate = Double(burst) / (receipts.since(start0).last! - t0)
-        await session.close()
-        let start1 = receipts.count
-        let pyBurst = try runJSON(python, [script, "burst", "127.0.0.1", port, certPath, keyPath, String(burst)])
-        try await receipts.waitFor(start1 + burst)
-        let pyRate = Double(burst) / (receipts.since(start1).last! - (pyBurst["start"] as? Double ?? 0))
-        rows.append("| Android TV: sustained keys per second over one session | \(String(format: "%.0f /s", oursRate)) | \(String(format: "%.0f /s", pyRate)) | \(ratio(oursRate, pyRate)) |")
-        return rows
+        return try await KeyBench.rows(
+            label: "Android TV", receipts: receipts, photon: photon, photonArguments: ["key", "bench-tv", "home", "--home", home.path],
+            python: python, pythonArguments: { [script, $0, "127.0.0.1", port, certPath, keyPath] + $1 },
+            openSession: { try await AndroidTVAdapter().openSession(device: paired.device, secrets: paired.secrets, context: context) })
     }
 
     struct CodeFromEmulator: PairingResponder {
