@@ -1,0 +1,221 @@
+import Foundation
+
+/// Where time comes from for the router, so every rule can be tested without sleeping.
+public protocol RouterClock: Sendable {
+    var now: Date { get }
+}
+
+public struct SystemClock: RouterClock {
+    public init() {}
+    public var now: Date { Date() }
+}
+
+/// Who sends a command. Gesture-like sources are the least trusted.
+public enum CommandSource: String, Sendable, Codable, CaseIterable {
+    case cli, interactive
+    case apiClient = "api-client"
+    case gesture
+}
+
+/// A command on its way to a TV, with everything the router checks.
+public struct CommandEnvelope: Sendable {
+    public var id: UUID
+    public var sessionID: UUID
+    public var target: String
+    public var sequence: UInt64
+    public var issuedAt: Date
+    public var expiresAt: Date
+    public var source: CommandSource
+    public var command: RemoteCommand
+
+    public init(
+        id: UUID = UUID(), sessionID: UUID, target: String, sequence: UInt64, issuedAt: Date, expiresAt: Date,
+        source: CommandSource, command: RemoteCommand
+    ) {
+        self.id = id
+        self.sessionID = sessionID
+        self.target = target
+        self.sequence = sequence
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.source = source
+        self.command = command
+    }
+}
+
+/// The router's limits.
+public struct RouterPolicy: Sendable {
+    /// How far in the future an issue time may be (clock differences between processes).
+    public var clockTolerance: TimeInterval = 2
+    /// The longest lifetime an envelope may claim.
+    public var maximumLifetime: TimeInterval = 10
+    /// How many recent command ids are remembered per session for de-duplication.
+    public var duplicateWindow = 1024
+    public init() {}
+}
+
+/// Why the router refused a command. Each becomes a `PhotonError` with its own message.
+public enum RouterRejection: Error, Sendable, Equatable {
+    case unknownSession
+    case closedSession
+    case wrongTarget(expected: String)
+    case duplicate
+    case outOfOrder(last: UInt64)
+    case expired
+    case fromTheFuture
+    case lifetimeTooLong
+    case gestureNotArmed
+    case gestureArmingExpired
+    case gestureForbidden
+    case unsupported(Capability)
+    case staleGeneration
+
+    public var error: PhotonError {
+        switch self {
+        case .unknownSession: return PhotonError(.usage, "the command names a session the router does not know", hint: "open a session first")
+        case .closedSession: return PhotonError(.usage, "the command's session is closed", hint: "open a new session")
+        case .wrongTarget(let expected):
+            return PhotonError(.usage, "the command targets another TV than its session (bound to \(expected))", hint: "retarget the session first")
+        case .duplicate: return PhotonError(.usage, "the command was already received (duplicate id); it was not sent again")
+        case .outOfOrder(let last): return PhotonError(.usage, "the command's sequence number is not after \(last); it was not sent")
+        case .expired: return PhotonError(.timeout, "the command expired before it could be sent; it was not sent")
+        case .fromTheFuture: return PhotonError(.usage, "the command's issue time is in the future", hint: "check the sender's clock")
+        case .lifetimeTooLong: return PhotonError(.usage, "the command claims a lifetime longer than the router allows")
+        case .gestureNotArmed: return PhotonError(.usage, "gesture commands need the gesture source armed first")
+        case .gestureArmingExpired: return PhotonError(.usage, "the gesture source's arming expired", hint: "arm it again")
+        case .gestureForbidden:
+            return PhotonError(.unsupported, "gesture sources may only send navigation, media and volume keys", hint: "power, settings, input, text, launch and raw keys need an explicit source")
+        case .unsupported(let capability): return PhotonError.unsupported("the TV does not support \(capability.rawValue); nothing was sent")
+        case .staleGeneration: return PhotonError(.cancelled, "the session was retargeted; the command for the old TV was dropped")
+        }
+    }
+}
+
+/// The single path from every command source to a TV (security model: session and
+/// target binding, de-duplication, sequence numbers, short lifetimes, source
+/// restrictions, no automatic retry, pending work cancelled when the target changes).
+public actor CommandRouter {
+    public typealias Deliver = @Sendable (_ target: String, _ command: RemoteCommand) async throws -> Void
+    public typealias CapabilityLookup = @Sendable (_ target: String) async -> Capabilities?
+
+    struct Session {
+        var source: CommandSource
+        var target: String
+        var generation: UInt64 = 0
+        var lastSequence: UInt64?
+        var recentIDs: [UUID] = []
+        var recentSet: Set<UUID> = []
+        var armedUntil: Date?
+        var closed = false
+        var inFlight: [UUID: Task<Void, any Error>] = [:]
+    }
+
+    private let clock: any RouterClock
+    private let policy: RouterPolicy
+    private let deliver: Deliver
+    private let capabilities: CapabilityLookup
+    private var sessions: [UUID: Session] = [:]
+
+    public init(clock: any RouterClock = SystemClock(), policy: RouterPolicy = RouterPolicy(), capabilities: @escaping CapabilityLookup,
+        deliver: @escaping Deliver)
+    {
+        self.clock = clock
+        self.policy = policy
+        self.capabilities = capabilities
+        self.deliver = deliver
+    }
+
+    /// Opens a controller session bound to one TV.
+    public func openSession(source: CommandSource, target: String) -> UUID {
+        let id = UUID()
+        sessions[id] = Session(source: source, target: target)
+        return id
+    }
+
+    public func closeSession(_ id: UUID) {
+        guard var session = sessions[id] else { return }
+        session.closed = true
+        for task in session.inFlight.values { task.cancel() }
+        session.inFlight = [:]
+        sessions[id] = session
+    }
+
+    /// Binds the session to another TV: the generation changes and work for the old TV is
+    /// cancelled, never delivered to the new one.
+    public func retarget(_ id: UUID, to target: String) throws {
+        guard var session = sessions[id] else { throw RouterRejection.unknownSession }
+        guard !session.closed else { throw RouterRejection.closedSession }
+        session.generation += 1
+        session.target = target
+        for task in session.inFlight.values { task.cancel() }
+        session.inFlight = [:]
+        sessions[id] = session
+    }
+
+    public func generation(of id: UUID) -> UInt64? { sessions[id]?.generation }
+
+    /// Arms a gesture session for `seconds`.
+    public func armGesture(_ id: UUID, for seconds: TimeInterval) throws {
+        guard var session = sessions[id] else { throw RouterRejection.unknownSession }
+        session.armedUntil = clock.now.addingTimeInterval(seconds)
+        sessions[id] = session
+    }
+
+    /// Checks the envelope against every rule, then delivers it once. A failed delivery
+    /// is reported to the caller and never retried.
+    public func submit(_ envelope: CommandEnvelope) async throws {
+        let generation = try admit(envelope)
+        if let caps = await capabilities(envelope.target), !caps.contains(envelope.command.requiredCapability) {
+            throw RouterRejection.unsupported(envelope.command.requiredCapability)
+        }
+        guard sessions[envelope.sessionID]?.generation == generation else { throw RouterRejection.staleGeneration }
+        let deliver = self.deliver
+        let task = Task { try await deliver(envelope.target, envelope.command) }
+        sessions[envelope.sessionID]?.inFlight[envelope.id] = task
+        defer { sessions[envelope.sessionID]?.inFlight[envelope.id] = nil }
+        do {
+            try await task.value
+        } catch is CancellationError {
+            throw RouterRejection.staleGeneration
+        }
+    }
+
+    /// The synchronous checks; records the id and sequence. Returns the generation.
+    private func admit(_ e: CommandEnvelope) throws -> UInt64 {
+        guard var session = sessions[e.sessionID] else { throw RouterRejection.unknownSession }
+        guard !session.closed else { throw RouterRejection.closedSession }
+        guard e.target == session.target else { throw RouterRejection.wrongTarget(expected: session.target) }
+        guard !session.recentSet.contains(e.id) else { throw RouterRejection.duplicate }
+        if let last = session.lastSequence, e.sequence <= last { throw RouterRejection.outOfOrder(last: last) }
+        let now = clock.now
+        guard e.issuedAt <= now.addingTimeInterval(policy.clockTolerance) else { throw RouterRejection.fromTheFuture }
+        guard e.expiresAt > now else { throw RouterRejection.expired }
+        guard e.expiresAt.timeIntervalSince(e.issuedAt) <= policy.maximumLifetime else { throw RouterRejection.lifetimeTooLong }
+        if e.source == .gesture || session.source == .gesture {
+            guard let armed = session.armedUntil else { throw RouterRejection.gestureNotArmed }
+            guard armed > now else { throw RouterRejection.gestureArmingExpired }
+            guard Self.gestureMaySend(e.command) else { throw RouterRejection.gestureForbidden }
+        }
+        session.lastSequence = e.sequence
+        session.recentIDs.append(e.id)
+        session.recentSet.insert(e.id)
+        if session.recentIDs.count > policy.duplicateWindow {
+            session.recentSet.remove(session.recentIDs.removeFirst())
+        }
+        sessions[e.sessionID] = session
+        return session.generation
+    }
+
+    /// Gestures may only navigate, play and change volume.
+    static func gestureMaySend(_ command: RemoteCommand) -> Bool {
+        let allowed: Set<RemoteKey> = [
+            .up, .down, .left, .right, .select, .back, .home, .playPause, .play, .pause, .next, .previous, .rewind, .fastForward,
+            .volumeUp, .volumeDown, .mute,
+        ]
+        switch command {
+        case .key(.key(let key), _), .longPress(.key(let key), _): return allowed.contains(key)
+        case .volume: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import PhotonCore
+import Testing
+
+final class ManualClock: RouterClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_800_000_000)
+    var now: Date { lock.withLock { current } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
+}
+
+final class Deliveries: Sendable {
+    let log = Locked<[(String, RemoteCommand)]>([])
+    var count: Int { log.withLock { $0.count } }
+}
+
+/// Every router rule, accepted and rejected, with an injected clock (no sleeping).
+@Suite struct CommandRouterTests {
+    let clock = ManualClock()
+    let delivered = Deliveries()
+
+    func router(capabilities: Capabilities? = Capabilities(.keys, .text), deliver: CommandRouter.Deliver? = nil) -> CommandRouter {
+        let log = delivered.log
+        return CommandRouter(
+            clock: clock, capabilities: { _ in capabilities },
+            deliver: deliver ?? { target, command in log.withLock { $0.append((target, command)) } })
+    }
+
+    func envelope(_ session: UUID, _ sequence: UInt64, target: String = "tv-1", id: UUID = UUID(), source: CommandSource = .cli,
+        issued: TimeInterval = 0, lifetime: TimeInterval = 5, command: RemoteCommand = .key(.key(.home), .press)) -> CommandEnvelope
+    {
+        let issuedAt = clock.now.addingTimeInterval(issued)
+        return CommandEnvelope(
+            id: id, sessionID: session, target: target, sequence: sequence, issuedAt: issuedAt,
+            expiresAt: issuedAt.addingTimeInterval(lifetime), source: source, command: command)
+    }
+
+    func rejection(_ router: CommandRouter, _ e: CommandEnvelope) async -> RouterRejection? {
+        do {
+            try await router.submit(e)
+            return nil
+        } catch let r as RouterRejection { return r } catch { return nil }
+    }
+
+    @Test func acceptsAWellFormedCommandOnce() async throws {
+        let r = router()
+        let s = await r.openSession(source: .cli, target: "tv-1")
+        try await r.submit(envelope(s, 1))
+        #expect(delivered.count == 1)
+        #expect(delivered.log.withLock { $0[0].0 } == "tv-1")
+    }
+
+    @Test func sessionRules() async throws {
+        let r = router()
+        #expect(await rejection(r, envelope(UUID(), 1)) == .unknownSession)
+        let s = await r.openSession(source: .cli, target: "tv-1")
+        #expect(await rejection(r, envelope(s, 1, target: "tv-2")) == .wrongTarget(expected: "tv-1"))
+        await r.closeSession(s)
+        #expect(await rejection(r, envelope(s, 2)) == .closedSession)
+        #expect(delivered.count == 0)
+    }
+
+    @Test func duplicatesAndOrder() async throws {
+        let r = router()
+        let s = await r.openSession(source: .interactive, target: "tv-1")
+        let id = UUID()
+        try await r.submit(envelope(s, 1, id: id))
+        #expect(await rejection(r, envelope(s, 2, id: id)) == .duplicate)
+        #expect(await rejection(r, envelope(s, 1)) == .outOfOrder(last: 1))
+        #expect(await rejection(r, envelope(s, 0)) == .outOfOrder(last: 1))
+        try await r.submit(envelope(s, 5))
+        #expect(delivered.count == 2)
+        // Gaps are fine (a lost command is not replayed); going back is not.
+        #expect(await rejection(r, envelope(s, 4)) == .outOfOrder(last: 5))
+    }
+
+    @Test func timeRules() async throws {
+        let r = router()
+        let s = await r.openSession(source: .apiClient, target: "tv-1")
+        // Stale: issued, then the clock moved past its expiry.
+        let stale = envelope(s, 1, lifetime: 3)
+        clock.advance(4)
+        #expect(await rejection(r, stale) == .expired)
+        // From the future beyond the tolerance; within it is fine.
+        #expect(await rejection(r, envelope(s, 2, issued: 5)) == .fromTheFuture)
+        try await r.submit(envelope(s, 3, issued: 1.5))
+        #expect(await rejection(r, envelope(s, 4, lifetime: 3600)) == .lifetimeTooLong)
+        #expect(delivered.count == 1)
+    }
+
+    @Test func gestureRules() async throws {
+        let r = router()
+        let s = await r.openSession(source: .gesture, target: "tv-1")
+        #expect(await rejection(r, envelope(s, 1, source: .gesture)) == .gestureNotArmed)
+        try await r.armGesture(s, for: 10)
+        try await r.submit(envelope(s, 2, source: .gesture, command: .key(.key(.down), .press)))
+        try await r.submit(envelope(s, 3, source: .gesture, command: .volume(.up)))
+        for (index, forbidden) in ([
+            .key(.key(.power), .press), .key(.key(.powerOff), .press), .key(.key(.settings), .press), .key(.key(.input), .press),
+            .key(.raw("KEY_FACTORY"), .press), .text("buy"), .launch("store"),
+        ] as [RemoteCommand]).enumerated() {
+            #expect(await rejection(r, envelope(s, UInt64(100 + index), source: .gesture, command: forbidden)) == .gestureForbidden, "\(forbidden)")
+        }
+        clock.advance(11)
+        #expect(await rejection(r, envelope(s, 100_000, source: .gesture)) == .gestureArmingExpired)
+        #expect(delivered.count == 2)
+    }
+
+    @Test func unsupportedIsRefusedBeforeSending() async throws {
+        let r = router(capabilities: Capabilities(.keys))
+        let s = await r.openSession(source: .cli, target: "tv-1")
+        #expect(await rejection(r, envelope(s, 1, command: .text("hello"))) == .unsupported(.text))
+        #expect(await rejection(r, envelope(s, 2, command: .voice(pcm: [0], sampleRate: 8000))) == .unsupported(.voice))
+        #expect(delivered.count == 0)
+    }
+
+    @Test func retargetCancelsPendingWorkForTheOldTV() async throws {
+        let started = Locked(false)
+        let log = delivered.log
+        let r = router(deliver: { target, command in
+            started.withLock { $0 = true }
+            try await Task.sleep(for: .seconds(30))
+            log.withLock { $0.append((target, command)) }
+        })
+        let s = await r.openSession(source: .cli, target: "tv-1")
+        let pending = Task { await rejection(r, envelope(s, 1)) }
+        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        try await r.retarget(s, to: "tv-2")
+        #expect(await pending.value == .staleGeneration)
+        #expect(await r.generation(of: s) == 1)
+        // Nothing reached either TV; the next command goes to the new one only.
+        #expect(delivered.count == 0)
+        #expect(await rejection(r, envelope(s, 2, target: "tv-1")) == .wrongTarget(expected: "tv-2"))
+    }
+
+    @Test func failedDeliveryIsReportedNotRetried() async throws {
+        let attempts = Locked(0)
+        let r = router(deliver: { _, _ in
+            attempts.withLock { $0 += 1 }
+            throw PhotonError(.connectionClosed, "the TV went away")
+        })
+        let s = await r.openSession(source: .cli, target: "tv-1")
+        await #expect(throws: PhotonError.self) { try await r.submit(envelope(s, 1)) }
+        #expect(attempts.withLock { $0 } == 1)
+        // The same command again is a duplicate, not a silent replay.
+        #expect(RouterRejection.duplicate.error.message.contains("not sent again"))
+    }
+
+    @Test func duplicateWindowIsBounded() async throws {
+        var policy = RouterPolicy()
+        policy.duplicateWindow = 4
+        let log = delivered.log
+        let r = CommandRouter(clock: clock, policy: policy, capabilities: { _ in nil }, deliver: { t, c in log.withLock { $0.append((t, c)) } })
+        let s = await r.openSession(source: .cli, target: "tv-1")
+        for n in 1...100 { try await r.submit(envelope(s, UInt64(n))) }
+        #expect(delivered.count == 100)
+    }
+}
