@@ -49,6 +49,8 @@ public final class EmulatedAndroidTV: Sendable {
         var app = "com.google.android.tvlauncher"
         var misbehaviour = Misbehaviour.none
         var sessions: [UInt64: FramedStream] = [:]
+        /// The features each session activated, for state reports to every remote.
+        var activeFeatures: [UInt64: RemoteFeatures] = [:]
         var nextSession: UInt64 = 1
         var listeners: [TLSListener] = []
         var acceptTasks: [Task<Void, Never>] = []

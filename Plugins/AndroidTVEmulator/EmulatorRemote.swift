@@ -23,7 +23,10 @@ extension EmulatedAndroidTV {
         let pinger = Task { await self.pingLoop(framed) }
         defer {
             pinger.cancel()
-            _ = state.withLock { $0.sessions.removeValue(forKey: sessionID) }
+            state.withLock {
+                $0.sessions[sessionID] = nil
+                $0.activeFeatures[sessionID] = nil
+            }
             Task { await framed.close() }
             emit(EmulatorEvent("client_disconnected"))
         }
@@ -36,6 +39,7 @@ extension EmulatedAndroidTV {
                 case .configure(let requested, _) = try RemoteMessage.decode(first)
             else { return }
             let active = RemoteFeatures(rawValue: requested & configuration.features)
+            state.withLock { $0.activeFeatures[sessionID] = active }
             try await framed.send(RemoteMessage.setActive(features: 0).encoded())
             guard let second = try await framed.receive(timeout: .seconds(10)),
                 case .setActive = try RemoteMessage.decode(second)
@@ -46,7 +50,7 @@ extension EmulatedAndroidTV {
                 try await framed.send(RemoteMessage.imeKeyInject(appPackage: app, label: nil).encoded())
                 try await framed.send(RemoteMessage.imeBatchEdit(imeCounter: 1, fieldCounter: 1, text: nil).encoded())
             }
-            if active.contains(.volume) { try await framed.send(RemoteMessage.setVolumeLevel(volume).encoded()) }
+            await report(RemoteMessage.setVolumeLevel(volume), to: .volume)
             emit(EmulatorEvent("session_ready", [("features", .int(Int(active.rawValue)))]))
 
             var voiceBytes = 0
@@ -99,7 +103,7 @@ extension EmulatedAndroidTV {
                 s.power = code == 26 ? !s.power : code == 224
                 return s.power
             }
-            if active.contains(.power) { try await framed.send(RemoteMessage.start(started: on).encoded()) }
+            await report(RemoteMessage.start(started: on), to: .power)
         case 24, 25, 164:  // VOLUME_UP, VOLUME_DOWN, VOLUME_MUTE
             let volume = state.withLock { s -> RemoteVolume in
                 switch code {
@@ -109,7 +113,7 @@ extension EmulatedAndroidTV {
                 }
                 return s.volume
             }
-            if active.contains(.volume) { try await framed.send(RemoteMessage.setVolumeLevel(volume).encoded()) }
+            await report(RemoteMessage.setVolumeLevel(volume), to: .volume)
         case 84 where active.contains(.voice):  // SEARCH starts a voice session
             let id = state.withLock { s -> Int32 in
                 s.voiceSession += 1
@@ -119,6 +123,13 @@ extension EmulatedAndroidTV {
         default:
             break
         }
+    }
+
+    /// A state change goes to every connected remote that activated `feature`, as a real
+    /// TV reports to all its remotes.
+    private func report(_ message: RemoteMessage, to feature: RemoteFeatures) async {
+        let targets = state.withLock { s in s.sessions.filter { s.activeFeatures[$0.key]?.contains(feature) == true }.map(\.value) }
+        for framed in targets { try? await framed.send(message.encoded()) }
     }
 
     private func pingLoop(_ framed: FramedStream) async {

@@ -247,3 +247,32 @@ import Testing
         #expect(plain.standardError.contains("--wake"))
     }
 }
+
+/// `photon status TV --watch` streams changes as the TV reports them.
+@Suite(.serialized) struct StatusWatchTests {
+    @Test func watchPrintsChangesAsTheyHappen() async throws {
+        let emulator = try await AndroidTVEndToEndTests.Emulator.start()
+        defer { emulator.process.terminate() }
+        let home = try TestEnvironment.temporaryDirectory("photon-watch")
+        let binary = try AndroidTVEndToEndTests.binary("photon")
+        let pairing = try TestProcess(binary, [
+            "pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort), "--trust", emulator.fingerprint,
+            "--name", "tv", "--home", home.path,
+        ])
+        try await emulator.process.waitFor("pairing_code")
+        pairing.writeToStandardInput((emulator.events("pairing_code").last!["code"] as! String) + "\n")
+        pairing.closeStandardInput()
+        #expect(await pairing.waitForExit() == 0, "\(pairing.standardError)")
+
+        let watch = try TestProcess(binary, ["status", "tv", "--watch", "--json", "--home", home.path])
+        defer { watch.terminate() }
+        try await watch.waitFor(#""level":10"#)
+        let key = try TestProcess(binary, ["volume", "tv", "up", "--home", home.path])
+        key.closeStandardInput()
+        #expect(await key.waitForExit() == 0)
+        // The watching session sees the new level the TV reports.
+        try await watch.waitFor(#""level":11"#)
+        #expect(watch.standardOutput.contains(#""power":"on""#))
+        #expect(watch.process.isRunning)
+    }
+}
