@@ -162,31 +162,21 @@ enum VarintFraming {
 /// anything is buffered for it (the stream cannot be resynchronised after one).
 struct VarintFrameDecoder {
     let maxMessageSize: Int
-    private var buffer: [UInt8] = []
-    private var offset = 0
+    private var queue = ByteQueue()
 
     init(maxMessageSize: Int) { self.maxMessageSize = maxMessageSize }
 
-    var bufferedCount: Int { buffer.count - offset }
+    var bufferedCount: Int { queue.count }
 
-    mutating func append(_ bytes: [UInt8]) {
-        if offset == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            offset = 0
-        } else if offset > 65_536 {
-            buffer.removeFirst(offset)
-            offset = 0
-        }
-        buffer += bytes
-    }
+    mutating func append(_ bytes: [UInt8]) { queue.append(bytes) }
 
     mutating func next() throws -> [UInt8]? {
         var length: UInt64 = 0
         var shift: UInt64 = 0
-        var i = offset
+        var i = 0
         while true {
-            guard i < buffer.count else { return nil }
-            let byte = buffer[i]
+            guard i < queue.count else { return nil }
+            let byte = queue[i]
             i += 1
             length |= UInt64(byte & 0x7F) << shift
             if byte & 0x80 == 0 { break }
@@ -199,9 +189,9 @@ struct VarintFrameDecoder {
             throw PhotonError(
                 .messageTooLarge, "the TV announced a \(length)-byte message; the limit is \(maxMessageSize)")
         }
-        guard buffer.count - i >= Int(length) else { return nil }
-        let message = Array(buffer[i..<(i + Int(length))])
-        offset = i + Int(length)
+        guard queue.count - i >= Int(length) else { return nil }
+        let message = queue.bytes(i..<(i + Int(length)))
+        queue.consume(i + Int(length))
         return message
     }
 }

@@ -61,8 +61,7 @@ public struct WebSocketFrame: Sendable, Hashable {
 public struct WebSocketFrameParser: Sendable {
     public enum Role: Sendable { case client, server }
 
-    private var buffer: [UInt8] = []
-    private var offset = 0
+    private var queue = ByteQueue()
     /// What this side is: a server requires masked frames, a client refuses them.
     public let role: Role
     public let maxPayload: Int
@@ -72,26 +71,17 @@ public struct WebSocketFrameParser: Sendable {
         self.maxPayload = maxPayload
     }
 
-    public mutating func append(_ bytes: [UInt8]) {
-        if offset > 0 && offset == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            offset = 0
-        } else if offset > 65_536 {
-            buffer.removeFirst(offset)
-            offset = 0
-        }
-        buffer += bytes
-    }
+    public mutating func append(_ bytes: [UInt8]) { queue.append(bytes) }
 
     /// Bytes held but not yet parsed.
-    public var bufferedCount: Int { buffer.count - offset }
+    public var bufferedCount: Int { queue.count }
 
     /// The next complete frame, or nil if more bytes are needed.
     public mutating func next() throws -> WebSocketFrame? {
-        let available = buffer.count - offset
+        let available = queue.count
         guard available >= 2 else { return nil }
-        let b0 = buffer[offset]
-        let b1 = buffer[offset + 1]
+        let b0 = queue[0]
+        let b1 = queue[1]
         guard b0 & 0x70 == 0 else {
             throw PhotonError(.protocolViolation, "WebSocket frame with reserved bits set (no extension was agreed)")
         }
@@ -111,12 +101,12 @@ public struct WebSocketFrameParser: Sendable {
         var length = UInt64(b1 & 0x7F)
         if length == 126 {
             guard available >= 4 else { return nil }
-            length = UInt64(buffer[offset + 2]) << 8 | UInt64(buffer[offset + 3])
+            length = UInt64(queue[2]) << 8 | UInt64(queue[3])
             headerLength = 4
         } else if length == 127 {
             guard available >= 10 else { return nil }
             length = 0
-            for i in 0..<8 { length = length << 8 | UInt64(buffer[offset + 2 + i]) }
+            for i in 0..<8 { length = length << 8 | UInt64(queue[2 + i]) }
             headerLength = 10
             guard length >> 63 == 0 else { throw PhotonError(.protocolViolation, "WebSocket frame length has its top bit set") }
         }
@@ -131,13 +121,12 @@ public struct WebSocketFrameParser: Sendable {
         if masked { headerLength += 4 }
         let total = headerLength + Int(length)
         guard available >= total else { return nil }
-        let start = offset + headerLength
-        var payload = Array(buffer[start..<(start + Int(length))])
+        var payload = queue.bytes(headerLength..<total)
         if masked {
-            let key = Array(buffer[(start - 4)..<start])
+            let key = queue.bytes((headerLength - 4)..<headerLength)
             payload.withUnsafeMutableBytes { applyMask(key, to: $0) }
         }
-        offset += total
+        queue.consume(total)
         return WebSocketFrame(fin: fin, opcode: opcode, payload: payload)
     }
 }
