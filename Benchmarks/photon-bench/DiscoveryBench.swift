@@ -1,7 +1,7 @@
 import Foundation
-import Glibc
 import PhotonCore
 import PhotonDiscovery
+import PhotonNet
 
 /// Discovery rows of `make bench`: time from an announcement to its discovery through the
 /// loopback avahi-daemon, and the `photon probe` time for addresses where nothing answers.
@@ -41,17 +41,10 @@ enum DiscoveryBench {
 
         // Probe: a closed port (refused at once) and a port that accepts but never answers.
         let photon = repositoryRoot.appendingPathComponent(".build/release/photon").path
-        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(silent) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        listen(silent, 16)
-        var bound = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(silent, $0, &length) } }
-        let silentPort = String(UInt16(bigEndian: bound.sin_port))
+        // Accepts through the kernel backlog, never answers.
+        let silent = try TCPListener()
+        defer { silent.close() }
+        let silentPort = String(silent.port)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("photon-bench-probe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         func timeProbe(_ arguments: [String]) -> Double {

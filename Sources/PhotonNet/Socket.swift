@@ -53,6 +53,26 @@ final class Socket: Sendable {
         close()
     }
 
+    /// A new socket of `type` bound to `address` (SO_REUSEADDR; IPv6 sockets IPv6-only),
+    /// or a clear error naming the address.
+    static func bound(to address: SocketAddress, type: __socket_type) throws -> Int32 {
+        let fd = Glibc.socket(address.family, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw PhotonError(.internal, "cannot create a socket: \(errnoText())") }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        if address.family == AF_INET6 {
+            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
+        guard address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            throw PhotonError(
+                .usage, "cannot use \(address): \(errnoText(e))",
+                hint: e == EADDRINUSE ? "another program uses that port: pick another with --port" : nil)
+        }
+        return fd
+    }
+
     func wait(for interest: EventLoop.Interest, deadline: ContinuousClock.Instant?) async throws {
         try await EventLoop.shared.wait(registration, for: interest, deadline: deadline)
     }
@@ -154,20 +174,7 @@ public final class TCPListener: Sendable {
         guard let address = SocketAddress(numericHost: host, port: port) else {
             throw PhotonError(.usage, "listen address must be numeric: \(host)")
         }
-        let fd = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw PhotonError(.internal, "cannot create a socket: \(errnoText())") }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        if address.family == AF_INET6 {
-            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size))
-        }
-        guard address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
-            let e = errno
-            Glibc.close(fd)
-            throw PhotonError(
-                .usage, "cannot listen on \(address): \(errnoText(e))",
-                hint: e == EADDRINUSE ? "another program uses that port: pick another with --port" : nil)
-        }
+        let fd = try Socket.bound(to: address, type: SOCK_STREAM)
         guard listen(fd, backlog) == 0 else {
             let e = errno
             Glibc.close(fd)

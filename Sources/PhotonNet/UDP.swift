@@ -37,15 +37,7 @@ public final class UDPReceiver: Sendable {
         guard let address = SocketAddress(numericHost: host, port: port) else {
             throw PhotonError(.usage, "listen address must be numeric: \(host)")
         }
-        let fd = Glibc.socket(address.family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw PhotonError(.internal, "cannot create a UDP socket: \(errnoText())") }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        guard address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
-            let e = errno
-            Glibc.close(fd)
-            throw PhotonError(.usage, "cannot bind UDP \(address): \(errnoText(e))")
-        }
+        let fd = try Socket.bound(to: address, type: SOCK_DGRAM)
         socket = Socket(adopting: fd)
         self.port = socket.localAddress?.port ?? port
     }
