@@ -18,28 +18,7 @@ import Testing
         return path
     }
 
-    struct Emulator {
-        let process: TestProcess
-        let port: Int
-        let pairingPort: Int
-        let fingerprint: String
-
-        static func start(_ extra: [String] = []) async throws -> Emulator {
-            let process = try TestProcess(try binary("photon-emulator"), ["androidtv", "--port", "0", "--ping-interval", "0.5"] + extra)
-            try await process.waitFor("\"event\":\"ready\"")
-            let line = process.standardOutput.split(separator: "\n").first { $0.contains("\"ready\"") }!
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            return Emulator(
-                process: process, port: object["port"] as! Int, pairingPort: object["pairing_port"] as! Int,
-                fingerprint: object["fingerprint"] as! String)
-        }
-
-        func events(_ name: String) -> [[String: Any]] {
-            process.standardOutput.split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }.filter { $0["event"] as? String == name }
-        }
-    }
+    typealias Emulator = EmulatorProcess
 
     func photon(_ home: URL, _ arguments: [String]) throws -> TestProcess {
         try TestProcess(try Self.binary("photon"), arguments + ["--home", home.path])
@@ -58,7 +37,7 @@ import Testing
     }
 
     @Test func pairThenControlThroughTheCLI() async throws {
-        let emulator = try await Emulator.start()
+        let emulator = try await Emulator.androidTV()
         defer { emulator.process.terminate() }
         let home = try TestEnvironment.temporaryDirectory("photon-e2e")
         let pairing = try await pair(emulator, home: home)
@@ -111,7 +90,7 @@ import Testing
     }
 
     @Test func noConsentMeansExitFiveAndNothingSent() async throws {
-        let emulator = try await Emulator.start()
+        let emulator = try await Emulator.androidTV()
         defer { emulator.process.terminate() }
         let home = try TestEnvironment.temporaryDirectory("photon-e2e")
         let p = try photon(home, ["pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort)])
@@ -129,7 +108,7 @@ import Testing
     }
 
     @Test func wrongCodeIsExitFour() async throws {
-        let emulator = try await Emulator.start()
+        let emulator = try await Emulator.androidTV()
         defer { emulator.process.terminate() }
         let home = try TestEnvironment.temporaryDirectory("photon-e2e")
         let p = try photon(home, ["pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort),
@@ -251,7 +230,7 @@ import Testing
 /// `photon status TV --watch` streams changes as the TV reports them.
 @Suite(.serialized) struct StatusWatchTests {
     @Test func watchPrintsChangesAsTheyHappen() async throws {
-        let emulator = try await AndroidTVEndToEndTests.Emulator.start()
+        let emulator = try await EmulatorProcess.androidTV()
         defer { emulator.process.terminate() }
         let home = try TestEnvironment.temporaryDirectory("photon-watch")
         let binary = try AndroidTVEndToEndTests.binary("photon")

@@ -7,28 +7,7 @@ import Testing
 
 /// The `photon` binary against `photon-emulator samsung` over real TLS.
 @Suite(.serialized) struct SamsungEndToEndTests {
-    struct Emulator {
-        let process: TestProcess
-        let port: Int
-        let restPort: Int
-        let fingerprint: String
-
-        static func start(_ extra: [String] = []) async throws -> Emulator {
-            let process = try TestProcess(
-                try AndroidTVEndToEndTests.binary("photon-emulator"), ["samsung", "--port", "0", "--rest-port", "0"] + extra)
-            try await process.waitFor("\"event\":\"ready\"")
-            let line = process.standardOutput.split(separator: "\n").first { $0.contains("\"ready\"") }!
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            return Emulator(process: process, port: object["port"] as! Int, restPort: object["rest_port"] as! Int,
-                fingerprint: object["fingerprint"] as! String)
-        }
-
-        func events(_ name: String) -> [[String: Any]] {
-            process.standardOutput.split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }.filter { $0["event"] as? String == name }
-        }
-    }
+    typealias Emulator = EmulatorProcess
 
     func photon(_ home: URL, _ arguments: [String]) async throws -> TestProcess {
         let p = try TestProcess(try AndroidTVEndToEndTests.binary("photon"), arguments + ["--home", home.path])
@@ -38,7 +17,7 @@ import Testing
     }
 
     @Test func pairReconnectAndControl() async throws {
-        let emulator = try await Emulator.start()
+        let emulator = try await Emulator.samsung()
         defer { emulator.process.terminate() }
         let home = try TestEnvironment.temporaryDirectory("photon-samsung")
         let pair = try await photon(home, [
@@ -77,7 +56,7 @@ import Testing
     }
 
     @Test func deniedPairingIsExitFour() async throws {
-        let emulator = try await Emulator.start(["--accept", "deny"])
+        let emulator = try await Emulator.samsung(["--accept", "deny"])
         defer { emulator.process.terminate() }
         let home = try TestEnvironment.temporaryDirectory("photon-samsung")
         let pair = try await photon(home, [
@@ -91,9 +70,9 @@ import Testing
 /// `photon probe` against both emulators, and against ports where nothing answers.
 @Suite(.serialized) struct ProbeEndToEndTests {
     @Test func probeIdentifiesEachEmulatorByBrand() async throws {
-        let samsung = try await SamsungEndToEndTests.Emulator.start()
+        let samsung = try await EmulatorProcess.samsung()
         defer { samsung.process.terminate() }
-        let android = try await AndroidTVEndToEndTests.Emulator.start()
+        let android = try await EmulatorProcess.androidTV()
         defer { android.process.terminate() }
         let home = try TestEnvironment.temporaryDirectory("photon-probe")
         let binary = try AndroidTVEndToEndTests.binary("photon")
