@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PhotonCrypto", targets: ["PhotonCrypto"]),
         .library(name: "PhotonNet", targets: ["PhotonNet"]),
         .library(name: "PhotonStore", targets: ["PhotonStore"]),
+        .library(name: "PhotonService", targets: ["PhotonService"]),
         .executable(name: "photon", targets: ["photon"]),
         .executable(name: "photon-emulator", targets: ["photon-emulator"]),
     ],
@@ -34,8 +35,10 @@ let package = Package(
             name: "PhotonStore", dependencies: ["PhotonCore", "PhotonCrypto"],
             path: "Sources/PhotonStore"),
         .target(
+            name: "PhotonService", dependencies: ["PhotonCore", "PhotonNet", "PhotonStore"], path: "Sources/PhotonService"),
+        .target(
             name: "PhotonCLI",
-            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator", "SamsungTV",
+            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonService", "AndroidTV", "AndroidTVEmulator", "SamsungTV",
                 "SamsungTVEmulator", "PhotonEmulatorSupport", "PhotonDiscovery",
             ],
             path: "Sources/PhotonCLI"),

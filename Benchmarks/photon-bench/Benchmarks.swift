@@ -102,7 +102,7 @@ enum Benchmarks {
         // 3. WebSocket: small-message round trips and large-message throughput.
         let url = "ws://127.0.0.1:\(ws.port)/echo"
         let roundTrips = 5000
-        let socket = try await TCPStream.connect(host: "127.0.0.1", port: ws.port, timeout: .seconds(5))
+        let socket = try await SocketStream.connect(host: "127.0.0.1", port: ws.port, timeout: .seconds(5))
         let connection = try await WebSocketClient.connect(
             over: socket, host: "127.0.0.1:\(ws.port)", target: "/echo", maxMessageSize: 1 << 26, timeout: .seconds(5))
         var trips: [Double] = []

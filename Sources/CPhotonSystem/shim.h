@@ -17,4 +17,16 @@ static inline struct epoll_event photon_epoll_event(unsigned int events, int fd)
     ev.data.fd = fd;
     return ev;
 }
+
+/// The process at the other end of a Unix socket, as the kernel recorded it at connect
+/// time (same layout as `struct ucred`, which needs _GNU_SOURCE).
+struct photon_peer_credentials {
+    int pid;
+    unsigned int uid;
+    unsigned int gid;
+};
+static inline int photon_get_peer_credentials(int fd, struct photon_peer_credentials *out) {
+    socklen_t length = sizeof(*out);
+    return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, out, &length);
+}
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonService
 import PhotonStore
 
 /// What every command gets: the terminal, the store, the output mode, the log, the
@@ -12,6 +13,11 @@ public struct CLIContext: Sendable {
     public var log: PhotonLog
     public var timeout: Duration
     public var registry: AdapterRegistry
+    /// `--direct`: connect to the TV even when `photon serve` runs for this home.
+    public var direct = false
+
+    /// Opens sessions to stored TVs (the direct path).
+    public var sessions: SessionFactory { SessionFactory(store: store, registry: registry, timeout: timeout, log: log) }
 
     /// Prints a result: the JSON object with `--json`, otherwise the text (if any).
     public func emit(_ json: JSONValue, text: String?) {

@@ -13,6 +13,7 @@ public enum PhotonCommandLine {
         OptionSpec("json", help: "machine output: one JSON object per line on stdout"),
         OptionSpec("verbose", short: "v", help: "debug log on stderr (redacted: no tokens, no keys)"),
         OptionSpec("timeout", value: "SECONDS", help: "network wait for this command (default 10)"),
+        OptionSpec("direct", help: "connect to the TV directly even when `photon serve` runs"),
         OptionSpec("version", help: "print the version and exit"),
     ]
 
@@ -71,7 +72,7 @@ public enum PhotonCommandLine {
         return CLIContext(
             terminal: terminal, paths: paths, store: Store(paths: paths), json: parsed.flag("json"),
             log: parsed.flag("verbose") ? verboseLog(terminal) : .silent,
-            timeout: timeout, registry: registry)
+            timeout: timeout, registry: registry, direct: parsed.flag("direct") || environment["PHOTON_DIRECT"] == "1")
     }
 
     /// The `--verbose` log: each line with the milliseconds since the command started.

@@ -4,17 +4,16 @@ import PhotonCore
 enum CommandTable {
     static var all: [CommandSpec] {
         [PairCommand.spec] + ControlCommands.specs + [VoiceCommand.spec, StatusCommand.spec, WakeCommand.spec, ProbeCommand.spec, DiscoverCommand.spec] + DeviceCommands.specs
-            + IdentityCommands.specs + [KeysCommand.spec, DemoCommand.spec] + pending
+            + IdentityCommands.specs + [KeysCommand.spec, ServeCommand.spec, DemoCommand.spec] + pending
     }
 
-    /// Commands of the contract (design/cli.md) that need a brand adapter, discovery or
-    /// the daemon, none of which this build has yet. Each fails with `unsupported`.
+    /// Commands of the contract (design/cli.md) that this build does not have yet. Each
+    /// fails with `unsupported`.
     static let pending: [CommandSpec] = pendingCommands.map(pendingSpec)
 
     private static let pendingCommands: [(name: String, summary: String, waitsFor: String)] = [
-        ("remote", "interactive keyboard remote", "the brand adapters"),
-        ("doctor", "diagnose a connection", "the brand adapters"),
-        ("serve", "run the daemon", "the daemon (issue 6)"),
+        ("remote", "interactive keyboard remote", "a later release"),
+        ("doctor", "diagnose a connection", "a later release"),
     ]
 
     private static func pendingSpec(_ item: (name: String, summary: String, waitsFor: String)) -> CommandSpec {

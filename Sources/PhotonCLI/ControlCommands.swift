@@ -90,15 +90,8 @@ enum ControlCommands {
     static func sendKeys(_ inputs: [KeyInput], hold: Int, delay: Int, long: Bool, _ parsed: ParsedCommand, _ context: CLIContext)
         async throws
     {
-        try await SessionSupport.withSession(parsed.arguments[0], context: context) { device, session in
-            for (index, input) in inputs.enumerated() {
-                let command: RemoteCommand = long ? .longPress(input, milliseconds: hold) : .key(input, .press)
-                try SessionSupport.require(command, on: session, device: device)
-                if index > 0, delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
-                try await session.send(command)
-                context.log.debug("sent \(input)")
-            }
-        }
+        let commands: [RemoteCommand] = inputs.map { long ? .longPress($0, milliseconds: hold) : .key($0, .press) }
+        try await send(commands, delay: delay, to: parsed.arguments[0], context)
         if context.json {
             context.emit(.object([("sent", .array(inputs.map { .string($0.description) }))]), text: nil)
         }
@@ -120,10 +113,40 @@ enum ControlCommands {
     }
 
     static func send(_ command: RemoteCommand, _ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        try await SessionSupport.withSession(parsed.arguments[0], context: context) { device, session in
-            try SessionSupport.require(command, on: session, device: device)
-            try await session.send(command)
-        }
+        try await send([command], delay: 0, to: parsed.arguments[0], context)
         return 0
+    }
+
+    /// Sends commands in order through the daemon's warm session when `photon serve`
+    /// runs, or over a session of our own.
+    static func send(_ commands: [RemoteCommand], delay: Int, to tv: String, _ context: CLIContext) async throws {
+        let viaDaemon: Void? = try await DaemonPath.withSession(tv, context) { session in
+            for (index, command) in commands.enumerated() {
+                if index > 0, delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
+                try await session.send(command)
+                context.log.debug("sent \(describe(command)) through photon serve")
+            }
+        }
+        if viaDaemon != nil { return }
+        try await SessionSupport.withSession(tv, context: context) { device, session in
+            for (index, command) in commands.enumerated() {
+                try SessionSupport.require(command, on: session, device: device)
+                if index > 0, delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
+                try await session.send(command)
+                context.log.debug("sent \(describe(command))")
+            }
+        }
+    }
+
+    /// A command for the log, without the text it types (which may be private).
+    static func describe(_ command: RemoteCommand) -> String {
+        switch command {
+        case .key(let input, let action): return action == .press ? "key \(input)" : "key \(input) \(action.rawValue)"
+        case .longPress(let input, let ms): return "key \(input) held \(ms) ms"
+        case .text(let text): return "text (\(text.count) characters)"
+        case .launch(let app): return "launch \(Redaction.sanitize(app))"
+        case .volume(let change): return "volume \(change.rawValue)"
+        case .voice(let pcm, _): return "voice (\(pcm.count) bytes)"
+        }
     }
 }

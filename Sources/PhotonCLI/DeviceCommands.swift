@@ -57,6 +57,7 @@ enum DeviceCommands {
 
     static func forget(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let removed = try await context.store.forget(parsed.arguments[0])
+        await DaemonPath.notifyStoreChanged(context)
         context.emit(
             .object([("forgotten", .string(removed.id)), ("nickname", .string(removed.nickname))]),
             text: "Forgot \(Redaction.sanitize(removed.nickname)) (\(removed.id)) and its secrets.")

@@ -70,6 +70,7 @@ enum PairCommand {
             paired.device.nickname = candidate
         }
         try await context.store.save(paired)
+        await DaemonPath.notifyStoreChanged(context)
         let device = paired.device
         context.emit(
             DeviceCommands.json(device),

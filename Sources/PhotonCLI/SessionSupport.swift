@@ -1,6 +1,5 @@
 import Foundation
 import PhotonCore
-import PhotonNet
 import PhotonStore
 
 /// What the commands that talk to a TV share: the adapter context, choosing an adapter
@@ -9,18 +8,7 @@ enum SessionSupport {
     /// The context adapters get. `deviceID` names the TV whose secrets a session may
     /// rotate (a Samsung token), so they are stored the moment they arrive.
     static func adapterContext(_ context: CLIContext, deviceID: String? = nil) async throws -> AdapterContext {
-        let identity = try await context.store.clientIdentity()
-        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "Linux"
-        let store = context.store
-        let log = context.log
-        return AdapterContext(
-            connector: NetConnector(log: context.log), clientIdentity: identity.clientIdentity,
-            clientName: "Photon on \(host)", timeout: context.timeout, log: context.log,
-            secretsChanged: { secrets in
-                guard let deviceID else { return }
-                try await store.update { _, file in file.devices[deviceID] = secrets }
-                log.debug("stored the TV's new secrets for \(deviceID)")
-            })
+        try await context.sessions.adapterContext(deviceID: deviceID)
     }
 
     /// `--brand`, or the first adapter that answers a probe at the address.
@@ -50,19 +38,7 @@ enum SessionSupport {
 
     /// A stored TV by nickname, id or address.
     static func device(_ name: String, context: CLIContext) async throws -> DeviceRecord {
-        let file = try await context.store.devices()
-        if let found = file.find(name) { return found }
-        if let endpoint = try? Endpoint(parsing: name, defaultPort: 0),
-            let found = file.devices.first(where: { $0.host == endpoint.host && (endpoint.port == 0 || $0.port == endpoint.port) })
-        {
-            return found
-        }
-        let looksLikeAddress = name.contains(".") || name.contains(":")
-        throw PhotonError(
-            looksLikeAddress ? .notPaired : .notFound,
-            looksLikeAddress ? "\(Redaction.sanitize(name)) is not paired" : "no paired TV is called '\(Redaction.sanitize(name))'",
-            hint: looksLikeAddress ? "pair it first: photon pair \(name)"
-                : (file.devices.isEmpty ? "pair one first with `photon pair ADDRESS`" : "paired TVs: \(file.devices.map(\.nickname).sorted().joined(separator: ", "))"))
+        try await context.sessions.device(named: name)
     }
 
     /// Opens a session to a stored TV, runs `body`, and closes it.
@@ -70,11 +46,7 @@ enum SessionSupport {
         _ name: String, context: CLIContext, _ body: (DeviceRecord, any RemoteSession) async throws -> R
     ) async throws -> R {
         let device = try await device(name, context: context)
-        let adapter = try context.registry.adapter(id: device.brand)
-        let secrets = try await context.store.secrets(for: device.id)
-        let adapterContext = try await adapterContext(context, deviceID: device.id)
-        context.log.debug("opening a session to \(device.nickname) (\(device.endpoint))")
-        let session = try await adapter.openSession(device: device, secrets: secrets, context: adapterContext)
+        let session = try await context.sessions.openSession(to: device)
         context.log.debug("session open")
         do {
             let result = try await body(device, session)

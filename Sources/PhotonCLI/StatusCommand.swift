@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonService
 
 /// `photon status TV [--watch]`: power, current app and volume as the TV reports them.
 enum StatusCommand {
@@ -33,6 +34,22 @@ enum StatusCommand {
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let watch = parsed.flag("watch")
+        if let client = try await DaemonPath.client(context) {
+            defer { Task { await client.close() } }
+            if watch {
+                try await watchThroughDaemon(parsed.arguments[0], client, context)
+            } else {
+                let answer = try await client.request("status", [("tv", .string(parsed.arguments[0]))], timeout: context.timeout + .seconds(5))
+                for key in ["device", "power", "app", "volume"] {
+                    if let value = answer["tv"]?[key], let event = ServiceProtocol.event(from: .object([(key, value)])),
+                        let (json, text) = describe(event)
+                    {
+                        context.emit(json, text: text)
+                    }
+                }
+            }
+            return 0
+        }
         try await SessionSupport.withSession(parsed.arguments[0], context: context) { device, session in
             if watch {
                 for await event in session.events {
@@ -70,5 +87,36 @@ enum StatusCommand {
             }
         }
         return 0
+    }
+
+    /// `--watch` through the daemon: its state first, then changes. The daemon
+    /// reconnects when the TV drops, so the watch goes on and says so.
+    static func watchThroughDaemon(_ tv: String, _ client: ServiceClient, _ context: CLIContext) async throws {
+        try await client.request("subscribe", [("tv", .string(tv))])
+        var wasConnected = false
+        for await line in client.events {
+            switch line["event"]?.stringValue {
+            case "connection":
+                let state = line["state"]?.stringValue ?? ""
+                let error = line["error"].map { ServiceProtocol.error(from: $0) }
+                switch state {
+                case "connected":
+                    if wasConnected { context.emit(.object([("connection", "connected")]), text: "connected again") }
+                    wasConnected = true
+                case "reconnecting":
+                    guard wasConnected || error != nil else { continue }
+                    wasConnected = false
+                    if let (json, text) = describe(.disconnected(reason: error)) { context.emit(json, text: text + " (photon serve is reconnecting)") }
+                case "failed": throw error ?? PhotonError(.connectionClosed, "the TV refused the connection")
+                case "closed": throw PhotonError(.connectionClosed, "photon serve stopped serving this TV", hint: "was it forgotten?")
+                default: continue
+                }
+            case "shutdown":
+                throw PhotonError(.connectionClosed, "photon serve is stopping", hint: "start it again, or pass --direct")
+            default:
+                if let event = ServiceProtocol.event(from: line), let (json, text) = describe(event) { context.emit(json, text: text) }
+            }
+        }
+        throw PhotonError(.connectionClosed, "the connection to photon serve ended", hint: "is it still running?")
     }
 }

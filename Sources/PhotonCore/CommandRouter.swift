@@ -95,7 +95,8 @@ public enum RouterRejection: Error, Sendable, Equatable {
 /// target binding, de-duplication, sequence numbers, short lifetimes, source
 /// restrictions, no automatic retry, pending work cancelled when the target changes).
 public actor CommandRouter {
-    public typealias Deliver = @Sendable (_ target: String, _ command: RemoteCommand) async throws -> Void
+    /// Sends an admitted envelope to its target (its `expiresAt` bounds the wait).
+    public typealias Deliver = @Sendable (_ envelope: CommandEnvelope) async throws -> Void
     public typealias CapabilityLookup = @Sendable (_ target: String) async -> Capabilities?
 
     struct Session {
@@ -106,7 +107,6 @@ public actor CommandRouter {
         var recentIDs: [UUID] = []
         var recentSet: Set<UUID> = []
         var armedUntil: Date?
-        var closed = false
         var inFlight: [UUID: Task<Void, any Error>] = [:]
     }
 
@@ -115,6 +115,9 @@ public actor CommandRouter {
     private let deliver: Deliver
     private let capabilities: CapabilityLookup
     private var sessions: [UUID: Session] = [:]
+    /// Recently closed sessions, remembered (boundedly) to tell "closed" from "unknown".
+    private var closedIDs: [UUID] = []
+    private var closedSet: Set<UUID> = []
 
     public init(clock: any RouterClock = SystemClock(), policy: RouterPolicy = RouterPolicy(), capabilities: @escaping CapabilityLookup,
         deliver: @escaping Deliver)
@@ -132,19 +135,28 @@ public actor CommandRouter {
         return id
     }
 
+    /// Ends a session: work in flight is cancelled and later commands are refused. Its
+    /// state is dropped, so a long-running daemon does not grow with every client.
     public func closeSession(_ id: UUID) {
-        guard var session = sessions[id] else { return }
-        session.closed = true
+        guard let session = sessions.removeValue(forKey: id) else { return }
         for task in session.inFlight.values { task.cancel() }
-        session.inFlight = [:]
-        sessions[id] = session
+        closedIDs.append(id)
+        closedSet.insert(id)
+        if closedIDs.count > policy.duplicateWindow { closedSet.remove(closedIDs.removeFirst()) }
     }
+
+    /// The TV a session is bound to.
+    public func target(of id: UUID) -> String? { sessions[id]?.target }
+
+    /// How many sessions are open (for the daemon's status).
+    public var openSessionCount: Int { sessions.count }
+
+    private func missing(_ id: UUID) -> RouterRejection { closedSet.contains(id) ? .closedSession : .unknownSession }
 
     /// Binds the session to another TV: the generation changes and work for the old TV is
     /// cancelled, never delivered to the new one.
     public func retarget(_ id: UUID, to target: String) throws {
-        guard var session = sessions[id] else { throw RouterRejection.unknownSession }
-        guard !session.closed else { throw RouterRejection.closedSession }
+        guard var session = sessions[id] else { throw missing(id) }
         session.generation += 1
         session.target = target
         for task in session.inFlight.values { task.cancel() }
@@ -156,7 +168,7 @@ public actor CommandRouter {
 
     /// Arms a gesture session for `seconds`.
     public func armGesture(_ id: UUID, for seconds: TimeInterval) throws {
-        guard var session = sessions[id] else { throw RouterRejection.unknownSession }
+        guard var session = sessions[id] else { throw missing(id) }
         session.armedUntil = clock.now.addingTimeInterval(seconds)
         sessions[id] = session
     }
@@ -170,7 +182,7 @@ public actor CommandRouter {
         }
         guard sessions[envelope.sessionID]?.generation == generation else { throw RouterRejection.staleGeneration }
         let deliver = self.deliver
-        let task = Task { try await deliver(envelope.target, envelope.command) }
+        let task = Task { try await deliver(envelope) }
         sessions[envelope.sessionID]?.inFlight[envelope.id] = task
         defer { sessions[envelope.sessionID]?.inFlight[envelope.id] = nil }
         do {
@@ -182,8 +194,7 @@ public actor CommandRouter {
 
     /// The synchronous checks; records the id and sequence. Returns the generation.
     private func admit(_ e: CommandEnvelope) throws -> UInt64 {
-        guard var session = sessions[e.sessionID] else { throw RouterRejection.unknownSession }
-        guard !session.closed else { throw RouterRejection.closedSession }
+        guard var session = sessions[e.sessionID] else { throw missing(e.sessionID) }
         guard e.target == session.target else { throw RouterRejection.wrongTarget(expected: session.target) }
         guard !session.recentSet.contains(e.id) else { throw RouterRejection.duplicate }
         if let last = session.lastSequence, e.sequence <= last { throw RouterRejection.outOfOrder(last: last) }

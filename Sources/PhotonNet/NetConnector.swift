@@ -13,7 +13,7 @@ public struct NetConnector: Connector {
         switch security {
         case .plain:
             log.debug("TCP connect \(endpoint)")
-            return try await TCPStream.connect(host: endpoint.host, port: endpoint.port, timeout: timeout)
+            return try await SocketStream.connect(host: endpoint.host, port: endpoint.port, timeout: timeout)
         case .tls(let options):
             log.debug("TLS connect \(endpoint)")
             let stream = try await TLSStream.connect(

@@ -73,6 +73,34 @@ final class Socket: Sendable {
         return fd
     }
 
+    /// Waits for the next connection on a listening socket. Throws `connectionClosed`
+    /// once the socket closes; running out of descriptors pauses instead of failing.
+    func acceptConnection() async throws -> (Socket, sockaddr_storage, socklen_t) {
+        while true {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let accepted = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.accept(fd, $0, &length)
+                }
+            }
+            if accepted >= 0 {
+                _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
+                return (Socket(adopting: accepted), storage, length)
+            }
+            switch errno {
+            case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED: break
+            case EMFILE, ENFILE:
+                try await Task.sleep(for: .milliseconds(50))
+                continue
+            default:
+                throw PhotonError(.connectionClosed, "accept failed: \(errnoText())")
+            }
+            if isClosed { throw PhotonError(.connectionClosed, "the listener was closed") }
+            try await wait(for: .read, deadline: nil)
+        }
+    }
+
     func wait(for interest: EventLoop.Interest, deadline: ContinuousClock.Instant?) async throws {
         try await EventLoop.shared.wait(registration, for: interest, deadline: deadline)
     }
@@ -187,37 +215,15 @@ public final class TCPListener: Sendable {
 
     /// Waits for the next connection. Throws `connectionClosed` once the listener closes.
     func acceptSocket() async throws -> (Socket, SocketAddress) {
-        while true {
-            var storage = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let fd = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.accept(socket.fd, $0, &length)
-                }
-            }
-            if fd >= 0 {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                let s = Socket(adopting: fd)
-                s.setNoDelay()
-                return (s, SocketAddress(storage: storage, length: length))
-            }
-            switch errno {
-            case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED: break
-            case EMFILE, ENFILE:
-                try await Task.sleep(for: .milliseconds(50))
-                continue
-            default:
-                throw PhotonError(.connectionClosed, "accept failed: \(errnoText())")
-            }
-            if socket.isClosed { throw PhotonError(.connectionClosed, "the listener was closed") }
-            try await socket.wait(for: .read, deadline: nil)
-        }
+        let (s, storage, length) = try await socket.acceptConnection()
+        s.setNoDelay()
+        return (s, SocketAddress(storage: storage, length: length))
     }
 
     /// Accepts the next plain TCP connection.
-    public func accept() async throws -> TCPStream {
+    public func accept() async throws -> SocketStream {
         let (s, peer) = try await acceptSocket()
-        return TCPStream(socket: s, peer: peer)
+        return SocketStream(socket: s, peer: peer)
     }
 
     public func close() { socket.close() }

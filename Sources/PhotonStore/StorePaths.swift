@@ -54,4 +54,8 @@ public struct StorePaths: Sendable, Hashable {
     public var devicesFile: URL { configDirectory.appendingPathComponent("devices.json") }
     public var secretsFile: URL { dataDirectory.appendingPathComponent("secrets.json") }
     public var lockFile: URL { dataDirectory.appendingPathComponent(".lock") }
+    /// The daemon's socket (`photon serve`).
+    public var socketFile: URL { runtimeDirectory.appendingPathComponent("photon.sock") }
+    /// Held by the running daemon so that two cannot serve one home.
+    public var serviceLockFile: URL { runtimeDirectory.appendingPathComponent("serve.lock") }
 }

@@ -23,7 +23,7 @@ final class Deliveries: Sendable {
         let log = delivered.log
         return CommandRouter(
             clock: clock, capabilities: { _ in capabilities },
-            deliver: deliver ?? { target, command in log.withLock { $0.append((target, command)) } })
+            deliver: deliver ?? { envelope in log.withLock { $0.append((envelope.target, envelope.command)) } })
     }
 
     func envelope(_ session: UUID, _ sequence: UInt64, target: String = "tv-1", id: UUID = UUID(), source: CommandSource = .cli,
@@ -117,10 +117,10 @@ final class Deliveries: Sendable {
     @Test func retargetCancelsPendingWorkForTheOldTV() async throws {
         let started = Locked(false)
         let log = delivered.log
-        let r = router(deliver: { target, command in
+        let r = router(deliver: { envelope in
             started.withLock { $0 = true }
             try await Task.sleep(for: .seconds(30))
-            log.withLock { $0.append((target, command)) }
+            log.withLock { $0.append((envelope.target, envelope.command)) }
         })
         let s = await r.openSession(source: .cli, target: "tv-1")
         let pending = Task { await rejection(r, envelope(s, 1)) }
@@ -135,7 +135,7 @@ final class Deliveries: Sendable {
 
     @Test func failedDeliveryIsReportedNotRetried() async throws {
         let attempts = Locked(0)
-        let r = router(deliver: { _, _ in
+        let r = router(deliver: { _ in
             attempts.withLock { $0 += 1 }
             throw PhotonError(.connectionClosed, "the TV went away")
         })
@@ -150,7 +150,7 @@ final class Deliveries: Sendable {
         var policy = RouterPolicy()
         policy.duplicateWindow = 4
         let log = delivered.log
-        let r = CommandRouter(clock: clock, policy: policy, capabilities: { _ in nil }, deliver: { t, c in log.withLock { $0.append((t, c)) } })
+        let r = CommandRouter(clock: clock, policy: policy, capabilities: { _ in nil }, deliver: { e in log.withLock { $0.append((e.target, e.command)) } })
         let s = await r.openSession(source: .cli, target: "tv-1")
         for n in 1...100 { try await r.submit(envelope(s, UInt64(n))) }
         #expect(delivered.count == 100)

@@ -10,7 +10,7 @@ import Testing
         let port = try freePort()
         let start = ContinuousClock.now
         do {
-            _ = try await TCPStream.connect(host: "127.0.0.1", port: port, timeout: .seconds(5))
+            _ = try await SocketStream.connect(host: "127.0.0.1", port: port, timeout: .seconds(5))
             Issue.record("connected to a closed port")
         } catch let error as PhotonError {
             #expect(error.code == .unreachable)
@@ -24,7 +24,7 @@ import Testing
         let listener = try TCPListener()
         defer { listener.close() }
         async let accepted = listener.accept()
-        let client = try await TCPStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
+        let client = try await SocketStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
         let server = try await accepted
         do {
             _ = try await client.read(maxLength: 10, timeout: .milliseconds(150))
@@ -62,7 +62,7 @@ import Testing
         let listener = try TCPListener()
         defer { listener.close() }
         async let accepted = listener.accept()
-        let client = try await TCPStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
+        let client = try await SocketStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
         _ = try await accepted
         let reader = Task { try await client.read(maxLength: 10, timeout: nil) }
         try await Task.sleep(for: .milliseconds(50))
@@ -75,7 +75,7 @@ import Testing
         let listener = try TCPListener()
         defer { listener.close() }
         async let accepted = listener.accept()
-        let client = try await TCPStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
+        let client = try await SocketStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
         _ = try await accepted
         let reader = Task { try await client.read(maxLength: 10, timeout: nil) }
         try await Task.sleep(for: .milliseconds(50))
@@ -140,7 +140,7 @@ import Testing
         let listener = try TCPListener(host: "::1", port: 0)
         defer { listener.close() }
         async let accepted = listener.accept()
-        let client = try await TCPStream.connect(host: "::1", port: listener.port, timeout: .seconds(5))
+        let client = try await SocketStream.connect(host: "::1", port: listener.port, timeout: .seconds(5))
         let server = try await accepted
         try await client.write([9, 8, 7])
         #expect(try await readExactly(server, 3) == [9, 8, 7])

@@ -16,7 +16,7 @@ import Testing
     }
 
     func connect(_ port: UInt16, maxMessageSize: Int = 1 << 20, fragment: Int? = nil) async throws -> WebSocketConnection {
-        let stream = try await TCPStream.connect(host: "127.0.0.1", port: port, timeout: .seconds(5))
+        let stream = try await SocketStream.connect(host: "127.0.0.1", port: port, timeout: .seconds(5))
         let ws = try await WebSocketClient.connect(
             over: stream, host: "127.0.0.1:\(port)", target: "/echo?token=secret", maxMessageSize: maxMessageSize,
             timeout: .seconds(5))

@@ -3,7 +3,7 @@ import PhotonCore
 
 /// A plain TCP byte stream. Reads and writes are each serialized, so one reader task and
 /// several writer tasks may share it.
-public final class TCPStream: ByteStream {
+public final class SocketStream: ByteStream {
     let socket: Socket
     public let peerAddress: SocketAddress?
     private let readGate = AsyncGate()
@@ -18,9 +18,9 @@ public final class TCPStream: ByteStream {
     public var localCertificate: CertificateInfo? { nil }
 
     /// Connects to `host:port`.
-    public static func connect(host: String, port: UInt16, timeout: Duration) async throws -> TCPStream {
+    public static func connect(host: String, port: UInt16, timeout: Duration) async throws -> SocketStream {
         let socket = try await Socket.connect(host: host, port: port, timeout: timeout)
-        return TCPStream(socket: socket, peer: nil)
+        return SocketStream(socket: socket, peer: nil)
     }
 
     public func read(maxLength: Int, timeout: Duration?) async throws -> [UInt8] {

@@ -1,0 +1,89 @@
+import Foundation
+import PhotonCore
+import PhotonService
+
+/// How commands use a running `photon serve`: its warm session instead of a new TLS
+/// connection. When no daemon runs for this home (or with `--direct`), commands connect
+/// to the TV themselves.
+enum DaemonPath {
+    /// A client of the daemon, or nil to go direct.
+    static func client(_ context: CLIContext) async throws -> ServiceClient? {
+        guard !context.direct else { return nil }
+        let client = try await ServiceClient.connectIfRunning(store: context.store, timeout: min(context.timeout, .seconds(2)))
+        if let client {
+            context.log.debug("using photon serve (pid \(client.daemonPID))")
+        } else {
+            context.log.debug("photon serve is not running: connecting directly")
+        }
+        return client
+    }
+
+    /// A controller session on the daemon's router, bound to one TV.
+    struct Session {
+        let client: ServiceClient
+        let id: String
+        let tv: String
+        var sequence = 0
+        let lifetime: Duration
+
+        /// Sends one command in a fresh envelope (new id, next sequence number, issued
+        /// now, expiring after the command's lifetime).
+        mutating func send(_ command: RemoteCommand) async throws {
+            sequence += 1
+            let now = Date().timeIntervalSince1970
+            var waitLimit = lifetime + .seconds(5)
+            if case .longPress(_, let ms) = command { waitLimit += .milliseconds(ms) }
+            try await client.request(
+                "send",
+                [
+                    ("session", .string(id)), ("seq", .int(sequence)), ("commandId", .string(UUID().uuidString)),
+                    ("issuedAt", .double(now)), ("expiresAt", .double(now + lifetime.seconds)),
+                    ("command", try ServiceProtocol.json(command)),
+                ], timeout: waitLimit)
+        }
+
+        func close() async {
+            _ = try? await client.request("close", [("session", .string(id))], timeout: .seconds(2))
+            await client.close()
+        }
+    }
+
+    /// Opens a CLI session to `tv` on the daemon, or nil when no daemon runs.
+    static func session(_ tv: String, _ context: CLIContext) async throws -> Session? {
+        guard let client = try await client(context) else { return nil }
+        do {
+            let opened = try await client.request("open", [("tv", .string(tv)), ("source", .string(CommandSource.cli.rawValue))])
+            guard let id = opened["session"]?.stringValue else {
+                throw PhotonError(.protocolViolation, "the daemon's answer to open has no session")
+            }
+            // The router refuses lifetimes over 10 s; a command must not linger longer.
+            return Session(client: client, id: id, tv: opened["tv"]?.stringValue ?? tv, lifetime: min(context.timeout, .seconds(10)))
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+
+    /// Runs `body` with a daemon session when one is available, else returns nil.
+    static func withSession<R: Sendable>(_ tv: String, _ context: CLIContext, _ body: (inout Session) async throws -> R) async throws
+        -> R?
+    {
+        guard var session = try await session(tv, context) else { return nil }
+        do {
+            let result = try await body(&session)
+            await session.close()
+            return result
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
+    /// Tells a running daemon that the store changed (pair, forget), so it drops TVs
+    /// that were forgotten and reconnects TVs paired again. Best effort.
+    static func notifyStoreChanged(_ context: CLIContext) async {
+        guard let client = try? await client(context) else { return }
+        _ = try? await client.request("reload", [], timeout: .seconds(5))
+        await client.close()
+    }
+}

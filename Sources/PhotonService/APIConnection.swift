@@ -1,0 +1,270 @@
+import Foundation
+import PhotonCore
+import PhotonNet
+
+/// One client of the daemon's socket API: reads JSON lines, answers each request in
+/// order, and writes answers and subscribed events through a bounded outbox. Garbage or
+/// an over-long line ends this client only; its controller sessions and subscriptions
+/// end with it.
+final class APIConnection: Sendable {
+    private let stream: SocketStream
+    private let hub: ServiceHub
+    private let limits: ServiceLimits
+    private let log: ServiceLog
+    private let outbox: Outbox
+    private let clientID = UUID()
+    /// The router sessions this client opened, and the TVs it subscribed to.
+    private let owned = Locked<(sessions: Set<UUID>, subscriptions: [String: TVConnection])>(([], [:]))
+
+    init(stream: SocketStream, hub: ServiceHub, limits: ServiceLimits, log: ServiceLog) {
+        self.stream = stream
+        self.hub = hub
+        self.limits = limits
+        self.log = log
+        self.outbox = Outbox(maximumLines: limits.queuedLines, maximumBytes: limits.queuedBytes)
+    }
+
+    /// Serves the client until it leaves, misbehaves or the daemon stops.
+    func run(greeting: JSONValue) async {
+        let writer = Task { await writeLoop() }
+        outbox.push(greeting.encoded)
+        await readLoop()
+        outbox.close()
+        await writer.value
+        await stream.close()
+        await cleanUp()
+    }
+
+    /// Ends the client (daemon shutdown): the reader stops, the writer drains.
+    func stop(farewell: JSONValue) {
+        outbox.push(farewell.encoded)
+        outbox.close()
+        Task { await stream.close() }
+    }
+
+    private func writeLoop() async {
+        while let lines = await outbox.next() {
+            let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+            do {
+                try await stream.write(bytes, timeout: limits.writeStall)
+            } catch {
+                log.debug("api client: stopped writing (\(PhotonError.wrap(error).message))")
+                outbox.close()
+                await stream.close()
+                return
+            }
+        }
+        if outbox.overflowed {
+            log.notice("api client: disconnected because it did not read its events (more than \(limits.queuedLines) lines queued)")
+            await stream.close()
+        }
+    }
+
+    private func readLoop() async {
+        var buffer: [UInt8] = []
+        while true {
+            let chunk: [UInt8]
+            do {
+                chunk = try await stream.read(maxLength: 16 * 1024, timeout: nil)
+            } catch {
+                return
+            }
+            if chunk.isEmpty { return }
+            buffer += chunk
+            while let newline = buffer.firstIndex(of: 0x0A) {
+                var line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                if line.last == 0x0D { line.removeLast() }
+                guard line.count <= limits.requestBytes else { return refuse(tooLong: line.count) }
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                guard await handle(line) else { return }
+            }
+            guard buffer.count <= limits.requestBytes else { return refuse(tooLong: buffer.count) }
+        }
+    }
+
+    private func refuse(tooLong size: Int) {
+        let error = PhotonError(
+            .messageTooLarge, "request of more than \(limits.requestBytes) bytes (\(size) so far); disconnecting",
+            hint: "one request per line, each under \(limits.requestBytes) bytes")
+        log.notice("api client: \(error.message)")
+        outbox.push(JSONValue.object([("ok", false), ("error", ServiceProtocol.json(error))]).encoded)
+    }
+
+    /// Answers one line. Returns false when the client must be disconnected.
+    private func handle(_ line: [UInt8]) async -> Bool {
+        let request: JSONValue
+        do {
+            request = try JSONValue.parse(line, maximumDepth: 8)
+            guard request.isObject, request["op"]?.stringValue != nil else {
+                throw PhotonError(.protocolViolation, "a request is a JSON object with an \"op\" field")
+            }
+        } catch {
+            let photon = PhotonError.wrap(error)
+            log.notice("api client: \(photon.message); disconnecting")
+            outbox.push(JSONValue.object([("ok", false), ("error", ServiceProtocol.json(photon))]).encoded)
+            return false
+        }
+        let id: (String, JSONValue)? = request["id"].map { ("id", $0) }
+        do {
+            let fields = try await perform(request["op"]!.stringValue!, request)
+            return outbox.push(JSONValue.object((id.map { [$0] } ?? []) + [("ok", true)] + fields).encoded)
+        } catch is AlreadyAnswered {
+            return true
+        } catch {
+            let photon = error is RouterRejection ? (error as! RouterRejection).error : PhotonError.wrap(error)
+            return outbox.push(
+                JSONValue.object((id.map { [$0] } ?? []) + [("ok", false), ("error", ServiceProtocol.json(photon))]).encoded)
+        }
+    }
+
+    // MARK: operations
+
+    private func perform(_ op: String, _ request: JSONValue) async throws -> [(String, JSONValue)] {
+        switch op {
+        case "ping": return []
+        case "list": return [("tvs", .array(try await hub.list()))]
+        case "status": return try await status(request)
+        case "open": return try await open(request)
+        case "send": return try await send(request)
+        case "close":
+            let session = try ownedSession(request)
+            await hub.router.closeSession(session)
+            owned.withLock { _ = $0.sessions.remove(session) }
+            return []
+        case "retarget":
+            let session = try ownedSession(request)
+            let connection = try await hub.connection(for: try string(request, "tv"))
+            try await hub.router.retarget(session, to: connection.deviceID)
+            return [("tv", .string(connection.deviceID)), ("generation", .int(Int(await hub.router.generation(of: session) ?? 0)))]
+        case "arm":
+            let session = try ownedSession(request)
+            guard let seconds = request["seconds"]?.doubleValue, seconds > 0, seconds <= 300 else {
+                throw ServiceProtocol.usage("\"seconds\" takes a number from 0 to 300")
+            }
+            try await hub.router.armGesture(session, for: seconds)
+            return []
+        case "subscribe": return try await subscribe(request)
+        case "unsubscribe":
+            let connection = try await hub.connection(for: try string(request, "tv"))
+            if owned.withLock({ $0.subscriptions.removeValue(forKey: connection.deviceID) }) != nil {
+                await connection.unsubscribe(clientID)
+            }
+            return []
+        case "reload":
+            let (closed, kept) = try await hub.reload()
+            return [("closed", .int(closed)), ("served", .int(kept))]
+        default:
+            throw PhotonError(
+                .usage, "unknown op '\(Redaction.sanitize(op))'",
+                hint: "ops: ping, list, status, open, send, close, retarget, arm, subscribe, unsubscribe, reload")
+        }
+    }
+
+    private func string(_ request: JSONValue, _ field: String) throws -> String {
+        guard let value = request[field]?.stringValue, !value.isEmpty, value.utf8.count <= 256 else {
+            throw ServiceProtocol.usage("\"\(field)\" is required: a string of 1 to 256 bytes")
+        }
+        return value
+    }
+
+    private func ownedSession(_ request: JSONValue) throws -> UUID {
+        guard let text = request["session"]?.stringValue, let session = UUID(uuidString: text) else {
+            throw ServiceProtocol.usage("\"session\" is required: the id `open` returned")
+        }
+        // Sessions belong to the client that opened them; another client cannot use one.
+        guard owned.withLock({ $0.sessions.contains(session) }) else { throw RouterRejection.unknownSession }
+        return session
+    }
+
+    private func open(_ request: JSONValue) async throws -> [(String, JSONValue)] {
+        let sourceName = request["source"]?.stringValue ?? CommandSource.apiClient.rawValue
+        guard let source = CommandSource(rawValue: sourceName) else {
+            throw ServiceProtocol.usage("\"source\" takes \(CommandSource.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard owned.withLock({ $0.sessions.count }) < limits.sessionsPerClient else {
+            throw PhotonError(.usage, "this client has \(limits.sessionsPerClient) sessions open", hint: "close some first")
+        }
+        let connection = try await hub.connection(for: try string(request, "tv"))
+        let session = await hub.router.openSession(source: source, target: connection.deviceID)
+        owned.withLock { _ = $0.sessions.insert(session) }
+        await connection.warm()
+        return [("session", .string(session.uuidString)), ("tv", .string(connection.deviceID))]
+    }
+
+    private func send(_ request: JSONValue) async throws -> [(String, JSONValue)] {
+        let session = try ownedSession(request)
+        guard let sequence = request["seq"]?.intValue, sequence >= 0 else {
+            throw ServiceProtocol.usage("\"seq\" is required: a number greater than the session's last one")
+        }
+        guard let commandJSON = request["command"] else { throw ServiceProtocol.usage("\"command\" is required") }
+        let command = try ServiceProtocol.command(from: commandJSON)
+        var commandID = UUID()
+        if let text = request["commandId"] {
+            guard let parsed = text.stringValue.flatMap(UUID.init(uuidString:)) else {
+                throw ServiceProtocol.usage("\"commandId\" must be a UUID")
+            }
+            commandID = parsed
+        }
+        let now = Date()
+        let issuedAt = request["issuedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? now
+        let expiresAt = request["expiresAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? issuedAt.addingTimeInterval(5)
+        // The session's TV, unless the client names one (which the router then checks).
+        var target = await hub.router.target(of: session) ?? ""
+        if let named = request["tv"]?.stringValue { target = try await hub.connection(for: named).deviceID }
+        try await hub.router.submit(
+            CommandEnvelope(
+                id: commandID, sessionID: session, target: target, sequence: UInt64(sequence), issuedAt: issuedAt,
+                expiresAt: expiresAt, source: CommandSource(rawValue: request["source"]?.stringValue ?? "") ?? .apiClient,
+                command: command))
+        return []
+    }
+
+    private func status(_ request: JSONValue) async throws -> [(String, JSONValue)] {
+        let connection = try await hub.connection(for: try string(request, "tv"))
+        let wait = request["wait"]?.doubleValue ?? 1.5
+        let session = try await connection.ensureSession(deadline: ContinuousClock.now + hub.factory.timeout)
+        // A TV reports its state right after connecting: give it a moment to arrive.
+        let wanted = Set(
+            [(Capability.powerState, "power"), (.volumeState, "volume"), (.currentApp, "app")]
+                .filter { session.capabilities.contains($0.0) }.map(\.1))
+        let end = ContinuousClock.now + .milliseconds(Int64(min(max(wait, 0), 5) * 1000))
+        while ContinuousClock.now < end {
+            let have = Set(await connection.knownEvents.compactMap { ServiceProtocol.fields($0).first?.0 })
+            if wanted.isSubset(of: have) { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return [("tv", .object(await connection.snapshot()))]
+    }
+
+    private func subscribe(_ request: JSONValue) async throws -> [(String, JSONValue)] {
+        let connection = try await hub.connection(for: try string(request, "tv"))
+        let added = owned.withLock { o -> Bool in
+            guard o.subscriptions[connection.deviceID] == nil, o.subscriptions.count < limits.subscriptionsPerClient else { return false }
+            o.subscriptions[connection.deviceID] = connection
+            return true
+        }
+        guard added else {
+            throw PhotonError(.usage, "already subscribed, or more than \(limits.subscriptionsPerClient) subscriptions")
+        }
+        let outbox = self.outbox
+        // The answer goes first, then the current state, then changes as they come.
+        outbox.push(JSONValue.object((request["id"].map { [("id", $0)] } ?? []) + [("ok", true), ("tv", .string(connection.deviceID))]).encoded)
+        await connection.subscribe(clientID) { line in outbox.push(line.encoded) }
+        await connection.warm()
+        throw AlreadyAnswered()
+    }
+
+    private func cleanUp() async {
+        let (sessions, subscriptions) = owned.withLock { o in
+            defer { o = ([], [:]) }
+            return (o.sessions, o.subscriptions)
+        }
+        for session in sessions { await hub.router.closeSession(session) }
+        for connection in subscriptions.values { await connection.unsubscribe(clientID) }
+    }
+}
+
+/// Thrown by an operation that wrote its own answer (subscribe: the answer must precede
+/// the first event).
+struct AlreadyAnswered: Error {}

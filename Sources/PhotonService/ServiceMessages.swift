@@ -1,0 +1,120 @@
+import Foundation
+import PhotonCore
+
+/// The daemon's JSON-lines protocol, shared by the server and its clients so both
+/// sides encode commands, events and errors the same way (docs/daemon.md).
+public enum ServiceProtocol {
+    /// Bumped when a change would break existing clients.
+    public static let version = 1
+
+    // MARK: commands
+
+    /// Reads a command object: `{"key":"home"}`, `{"key":"select","hold":1000}`,
+    /// `{"key":"home","action":"hold-start"}`, `{"raw":"KEYCODE_TV_INPUT"}`,
+    /// `{"text":"…"}`, `{"launch":"…"}`, `{"volume":"up|down|mute"}`.
+    public static func command(from json: JSONValue) throws -> RemoteCommand {
+        guard json.isObject else { throw usage("\"command\" must be an object such as {\"key\":\"home\"}") }
+        if let name = json["key"]?.stringValue ?? json["raw"]?.stringValue {
+            let input: KeyInput
+            if json["raw"] != nil {
+                guard !name.isEmpty, name.utf8.count <= 64 else { throw usage("\"raw\" takes a brand key code of 1 to 64 bytes") }
+                input = .raw(name)
+            } else {
+                guard let key = RemoteKey(name: name) else {
+                    throw PhotonError(.usage, "unknown key '\(Redaction.sanitize(name))'", hint: "see `photon keys`")
+                }
+                input = .key(key)
+            }
+            if let hold = json["hold"] {
+                guard let ms = hold.intValue, (1...60_000).contains(ms) else { throw usage("\"hold\" takes milliseconds from 1 to 60000") }
+                return .longPress(input, milliseconds: ms)
+            }
+            let actionName = json["action"]?.stringValue ?? KeyAction.press.rawValue
+            guard let action = KeyAction(rawValue: actionName) else {
+                throw usage("\"action\" takes press, hold-start or hold-end, not '\(Redaction.sanitize(actionName))'")
+            }
+            return .key(input, action)
+        }
+        if let text = json["text"]?.stringValue {
+            guard text.utf8.count <= 4096 else { throw usage("\"text\" is limited to 4096 bytes") }
+            return .text(text)
+        }
+        if let app = json["launch"]?.stringValue {
+            guard !app.isEmpty, app.utf8.count <= 2048 else { throw usage("\"launch\" takes an app id or link of 1 to 2048 bytes") }
+            return .launch(app)
+        }
+        if let volume = json["volume"]?.stringValue {
+            guard let change = VolumeChange(rawValue: volume) else { throw usage("\"volume\" takes up, down or mute") }
+            return .volume(change)
+        }
+        if json["voice"] != nil {
+            throw PhotonError.unsupported(
+                "voice is not sent through the daemon", hint: "run `photon voice --direct TV FILE.wav`")
+        }
+        throw usage("the command needs one of key, raw, text, launch or volume")
+    }
+
+    /// The JSON form of a command (what `command(from:)` reads back).
+    public static func json(_ command: RemoteCommand) throws -> JSONValue {
+        func keyField(_ input: KeyInput) -> (String, JSONValue) {
+            switch input {
+            case .key(let key): return ("key", .string(key.rawValue))
+            case .raw(let code): return ("raw", .string(code))
+            }
+        }
+        switch command {
+        case .key(let input, .press): return .object([keyField(input)])
+        case .key(let input, let action): return .object([keyField(input), ("action", .string(action.rawValue))])
+        case .longPress(let input, let ms): return .object([keyField(input), ("hold", .int(ms))])
+        case .text(let text): return .object([("text", .string(text))])
+        case .launch(let app): return .object([("launch", .string(app))])
+        case .volume(let change): return .object([("volume", .string(change.rawValue))])
+        case .voice:
+            throw PhotonError.unsupported("voice is not sent through the daemon", hint: "run `photon voice --direct TV FILE.wav`")
+        }
+    }
+
+    // MARK: events
+
+    /// The fields that describe a TV event, as `photon status --json` prints them.
+    public static func fields(_ event: TVEvent) -> [(String, JSONValue)] {
+        switch event {
+        case .power(let on): return [("power", .string(on ? "on" : "off"))]
+        case .volume(let v):
+            return [("volume", .object([("level", .int(v.level)), ("max", .int(v.maximum)), ("muted", .bool(v.muted))]))]
+        case .currentApp(let app): return [("app", .string(app))]
+        case .deviceInfo(let model, let vendor, let version):
+            return [("device", .object([("model", .optional(model)), ("vendor", .optional(vendor)), ("version", .optional(version))]))]
+        case .disconnected(let reason): return [("disconnected", .optional(reason?.message))]
+        }
+    }
+
+    /// Reads back an event written by `fields(_:)`.
+    public static func event(from json: JSONValue) -> TVEvent? {
+        if let power = json["power"]?.stringValue { return .power(isOn: power == "on") }
+        if let volume = json["volume"], let level = volume["level"]?.intValue, let maximum = volume["max"]?.intValue {
+            return .volume(VolumeState(level: level, maximum: maximum, muted: volume["muted"]?.boolValue ?? false))
+        }
+        if let app = json["app"]?.stringValue { return .currentApp(app) }
+        if let device = json["device"] {
+            return .deviceInfo(model: device["model"]?.stringValue, vendor: device["vendor"]?.stringValue, version: device["version"]?.stringValue)
+        }
+        return nil
+    }
+
+    // MARK: errors
+
+    public static func json(_ error: PhotonError) -> JSONValue {
+        .object([
+            ("code", .string(error.code.rawValue)), ("message", .string(Redaction.redact(error.message))),
+            ("hint", .optional(error.hint.map(Redaction.redact))), ("exitCode", .int(Int(error.exitCode))),
+        ])
+    }
+
+    public static func error(from json: JSONValue?) -> PhotonError {
+        let code = json?["code"]?.stringValue.flatMap(PhotonError.Code.init(rawValue:)) ?? .internal
+        return PhotonError(code, json?["message"]?.stringValue ?? "the daemon reported an error", hint: json?["hint"]?.stringValue)
+    }
+
+    static func usage(_ message: String) -> PhotonError { PhotonError(.usage, message, hint: "see docs/daemon.md") }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Glibc
+import PhotonCore
+import PhotonNet
+import PhotonStore
+
+/// The limits that keep one client from costing the others.
+public struct ServiceLimits: Sendable {
+    /// The longest request line, in bytes.
+    public var requestBytes = 64 * 1024
+    /// What may wait in one client's outbox before it is disconnected as too slow.
+    public var queuedLines = 1024
+    public var queuedBytes = 1 << 20
+    /// How long a write to a client may wait for it to read.
+    public var writeStall: Duration = .seconds(5)
+    public var clients = 128
+    public var sessionsPerClient = 64
+    public var subscriptionsPerClient = 64
+    public init() {}
+}
+
+/// `photon serve`: holds warm sessions to the TVs its clients use and serves the
+/// JSON-lines API (docs/daemon.md) on a Unix socket that only this user can reach —
+/// the socket is 0600 in a 0700 directory, and every client's uid is checked with
+/// SO_PEERCRED before it is read from.
+public final class ServiceServer: Sendable {
+    public let paths: StorePaths
+    let hub: ServiceHub
+    let limits: ServiceLimits
+    let log: ServiceLog
+    private let state = Locked<State>(State())
+
+    private struct State {
+        var listener: UnixListener?
+        var lock: ServiceLock?
+        var clients: [UUID: APIConnection] = [:]
+        var stopped = false
+    }
+
+    public init(
+        factory: SessionFactory, limits: ServiceLimits = ServiceLimits(), backoff: ReconnectBackoff = ReconnectBackoff(),
+        clock: any RouterClock = SystemClock(), log: ServiceLog
+    ) {
+        self.paths = factory.store.paths
+        self.hub = ServiceHub(factory: factory, clock: clock, backoff: backoff, log: log)
+        self.limits = limits
+        self.log = log
+    }
+
+    public var socketPath: String { paths.socketFile.path }
+
+    /// Takes the home's daemon lock and starts listening. Throws when another daemon
+    /// serves this home or the runtime directory is not private.
+    public func start() throws {
+        let store = hub.factory.store
+        try store.prepareRuntimeDirectory()
+        guard let lock = try store.acquireServiceLock() else {
+            throw PhotonError(
+                .usage, "photon serve is already running for this home\(store.serviceLockHolder().map { " (pid \($0))" } ?? "")",
+                hint: "stop it first, or use another --home")
+        }
+        let listener = try UnixListener(path: socketPath)
+        state.withLock {
+            $0.lock = lock
+            $0.listener = listener
+        }
+        log.notice("listening on \(socketPath)")
+    }
+
+    /// Connects to every paired TV now (`--preconnect`) instead of on first use.
+    public func preconnect() async throws { try await hub.warmAll() }
+
+    /// Accepts clients until `stop()`.
+    public func run() async {
+        guard let listener = state.withLock({ $0.listener }) else { return }
+        await withTaskGroup(of: Void.self) { group in
+            while true {
+                let stream: SocketStream
+                do {
+                    stream = try await listener.accept()
+                } catch {
+                    if !state.withLock({ $0.stopped }) { log.notice("stopped accepting clients: \(PhotonError.wrap(error).message)") }
+                    break
+                }
+                group.addTask { await self.serve(stream) }
+            }
+        }
+    }
+
+    private func serve(_ stream: SocketStream) async {
+        let me = geteuid()
+        guard let peer = stream.peerCredentials, peer.uid == me else {
+            let who = stream.peerCredentials.map { "uid \($0.uid) (pid \($0.pid))" } ?? "an unknown process"
+            log.notice("refused a client: \(who) is not this user (uid \(me))")
+            let error = PhotonError(.storePermissions, "this daemon serves uid \(me) only", hint: "run photon as that user")
+            try? await stream.write(Array((JSONValue.object([("ok", false), ("error", ServiceProtocol.json(error))]).encoded + "\n").utf8), timeout: .seconds(1))
+            await stream.close()
+            return
+        }
+        let id = UUID()
+        let connection = APIConnection(stream: stream, hub: hub, limits: limits, log: log)
+        let admitted = state.withLock { s -> Bool in
+            guard !s.stopped, s.clients.count < limits.clients else { return false }
+            s.clients[id] = connection
+            return true
+        }
+        guard admitted else {
+            let error = PhotonError(.unreachable, "the daemon is busy (\(limits.clients) clients) or stopping", hint: "try again")
+            try? await stream.write(Array((JSONValue.object([("ok", false), ("error", ServiceProtocol.json(error))]).encoded + "\n").utf8), timeout: .seconds(1))
+            await stream.close()
+            return
+        }
+        log.debug("api client connected (pid \(peer.pid))")
+        await connection.run(greeting: greeting)
+        state.withLock { _ = $0.clients.removeValue(forKey: id) }
+        log.debug("api client left (pid \(peer.pid))")
+    }
+
+    private var greeting: JSONValue {
+        .object([
+            ("event", "hello"), ("protocol", .int(ServiceProtocol.version)), ("pid", .int(Int(getpid()))),
+        ])
+    }
+
+    /// Stops: no new clients, every client told and disconnected, every TV session
+    /// closed cleanly, the socket removed, the lock released.
+    public func stop() async {
+        let (listener, clients) = state.withLock { s -> (UnixListener?, [APIConnection]) in
+            s.stopped = true
+            defer { s.listener = nil }
+            return (s.listener, Array(s.clients.values))
+        }
+        listener?.close()
+        for client in clients { client.stop(farewell: .object([("event", "shutdown")])) }
+        await hub.shutdown()
+        state.withLock { $0.lock = nil }
+        log.notice("stopped")
+    }
+
+    /// Counts for tests and benchmarks: TVs connected now, sessions opened in all.
+    public func counts() async -> (connected: Int, opened: Int, served: Int) { await hub.counts() }
+}
