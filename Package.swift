@@ -90,7 +90,7 @@ let package = Package(
             name: "PhotonCLITests",
             dependencies: [
                 "PhotonCLI", "PhotonCore", "PhotonTestSupport", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonStore",
-                "PhotonEmulatorSupport", "PhotonNet",
+                "PhotonEmulatorSupport", "PhotonNet", "PhotonService",
             ]),
     ],
     swiftLanguageModes: [.v6]
