@@ -86,6 +86,7 @@ let package = Package(
             dependencies: [
                 "SamsungTV", "SamsungTVEmulator", "PhotonCore", "PhotonNet", "PhotonTestSupport", "PhotonEmulatorSupport",
             ]),
+        .testTarget(name: "PhotonServiceTests", dependencies: ["PhotonService", "PhotonCore", "PhotonStore", "PhotonTestSupport"]),
         .testTarget(
             name: "PhotonCLITests",
             dependencies: [

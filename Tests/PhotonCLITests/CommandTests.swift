@@ -104,7 +104,7 @@ import Testing
         let run = await photon("remote", "living-room", "--timeout", "1")
         #expect(run.status == 6)
         #expect(run.err.contains("not in this build"))
-        #expect(await photon("serve").status == 6)
+        #expect(await photon("doctor").status == 6)
         let help = await photon("doctor", "--help")
         #expect(help.status == 0)
         #expect(help.out.contains("Not in this build yet"))
