@@ -27,8 +27,8 @@ test:
 ## make bench: release-built benchmarks; writes docs/benchmarks.md
 bench:
 	scripts/setup.sh test
-	$(SWIFT) build -c release $(SWIFT_FLAGS) --product photon
-	$(SWIFT) build -c release $(SWIFT_FLAGS) --product photon-bench
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-bench
 	.build/release/photon-bench --output docs/benchmarks.md
 
 setup:

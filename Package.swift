@@ -64,7 +64,7 @@ let package = Package(
             name: "photon-bench",
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
-                "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "PhotonDiscovery",
+                "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "PhotonDiscovery", "PhotonService",
             ],
             path: "Benchmarks/photon-bench"),
 

@@ -143,6 +143,11 @@ enum Benchmarks {
         // 6. Discovery and probing.
         rows += try await DiscoveryBench.run(repositoryRoot: repositoryRoot)
 
+        // 7. The daemon: a key press through it, and 500 TVs at once.
+        let daemon = try await DaemonBench.run(repositoryRoot: repositoryRoot)
+        rows += daemon.rows
+        notes += daemon.notes
+
         let date = ISO8601DateFormatter().string(from: Date())
         return """
             # Benchmarks

@@ -11,6 +11,12 @@ var outputPath = "docs/benchmarks.md"
 var arguments = Array(CommandLine.arguments.dropFirst())
 while let first = arguments.first {
     arguments.removeFirst()
+    if first == "--daemon-only" {
+        // Just the daemon rows, for working on them: printed, not written.
+        let daemon = try await DaemonBench.run(repositoryRoot: Benchmarks.repositoryRoot)
+        print((daemon.rows + daemon.notes).joined(separator: "\n"))
+        exit(0)
+    }
     if first == "--output", let path = arguments.first {
         outputPath = path
         arguments.removeFirst()

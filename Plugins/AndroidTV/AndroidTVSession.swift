@@ -187,10 +187,14 @@ final class AndroidTVSession: RemoteSession {
         }
     }
 
+    /// Wakes only when the idle limit could have passed (not on a fixed tick), so a
+    /// daemon holding hundreds of sessions does not spin on timers.
     private func watchdogLoop() async {
+        var wait = idleLimit
         while !Task.isCancelled {
-            try? await Task.sleep(for: min(.seconds(1), idleLimit / 4))
+            try? await Task.sleep(for: wait + .milliseconds(10))
             let idle = ContinuousClock.now - state.withLock { $0.lastReceived }
+            wait = idleLimit - idle
             if idle > idleLimit {
                 log.debug("remote: nothing from the TV for \(Int(idle.seconds)) s; closing")
                 // finish() first, so the reason is the silence, not the close it causes.

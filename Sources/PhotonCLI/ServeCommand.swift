@@ -23,7 +23,8 @@ enum ServeCommand {
         let terminal = context.terminal
         let log = ServiceLog(
             notice: { line in terminal.writeError("photon serve: \(line)\n") }, debug: context.log)
-        let server = ServiceServer(factory: context.sessions, log: log)
+        let factory = SessionFactory(store: context.store, registry: context.registry, timeout: context.timeout, log: context.log, cachesStore: true)
+        let server = ServiceServer(factory: factory, log: log)
         try server.start()
         let stop = Promise<Int32>()
         let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in

@@ -193,10 +193,6 @@ final class APIConnection: Sendable {
     }
 
     private func send(_ request: JSONValue) async throws -> [(String, JSONValue)] {
-        let session = try ownedSession(request)
-        guard let sequence = request["seq"]?.intValue, sequence >= 0 else {
-            throw ServiceProtocol.usage("\"seq\" is required: a number greater than the session's last one")
-        }
         guard let commandJSON = request["command"] else { throw ServiceProtocol.usage("\"command\" is required") }
         let command = try ServiceProtocol.command(from: commandJSON)
         var commandID = UUID()
@@ -209,6 +205,22 @@ final class APIConnection: Sendable {
         let now = Date()
         let issuedAt = request["issuedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? now
         let expiresAt = request["expiresAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? issuedAt.addingTimeInterval(5)
+
+        // Without a session, a one-shot: a session for this command alone (scripts, socat).
+        guard request["session"] != nil else {
+            let connection = try await hub.connection(for: try string(request, "tv"))
+            let session = await hub.router.openSession(source: .apiClient, target: connection.deviceID)
+            defer { Task { await hub.router.closeSession(session) } }
+            try await hub.router.submit(
+                CommandEnvelope(
+                    id: commandID, sessionID: session, target: connection.deviceID, sequence: 1, issuedAt: issuedAt,
+                    expiresAt: expiresAt, source: .apiClient, command: command))
+            return []
+        }
+        let session = try ownedSession(request)
+        guard let sequence = request["seq"]?.intValue, sequence >= 0 else {
+            throw ServiceProtocol.usage("\"seq\" is required: a number greater than the session's last one")
+        }
         // The session's TV, unless the client names one (which the router then checks).
         var target = await hub.router.target(of: session) ?? ""
         if let named = request["tv"]?.stringValue { target = try await hub.connection(for: named).deviceID }

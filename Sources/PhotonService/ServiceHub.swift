@@ -54,7 +54,7 @@ actor ServiceHub {
     /// Every paired TV with the daemon's view of it.
     func list() async throws -> [JSONValue] {
         var out: [JSONValue] = []
-        for device in try await factory.store.devices().devices.sorted(by: { $0.nickname < $1.nickname }) {
+        for device in try await factory.devices().devices.sorted(by: { $0.nickname < $1.nickname }) {
             if let connection = table[device.id] {
                 out.append(.object(await connection.snapshot()))
             } else {
@@ -71,14 +71,14 @@ actor ServiceHub {
 
     /// Connects to every paired TV now rather than on first use.
     func warmAll() async throws {
-        for device in try await factory.store.devices().devices {
+        for device in try await factory.devices().devices {
             try await connection(for: device.id).warm()
         }
     }
 
     /// Re-reads the store: TVs forgotten since are closed, changed ones updated.
     func reload() async throws -> (closed: Int, kept: Int) {
-        let devices = try await factory.store.devices().devices
+        let devices = try await factory.devices().devices
         var closed = 0
         for (id, connection) in table.all {
             if let record = devices.first(where: { $0.id == id }) {

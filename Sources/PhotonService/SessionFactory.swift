@@ -12,17 +12,38 @@ public struct SessionFactory: Sendable {
     public let timeout: Duration
     public let log: PhotonLog
 
-    public init(store: Store, registry: AdapterRegistry, timeout: Duration, log: PhotonLog) {
+    private let cache: StoreCache?
+
+    /// `cachesStore`: keep the store's files in memory and reread them only when they
+    /// change on disk — for the daemon, which opens many sessions over a long life.
+    public init(store: Store, registry: AdapterRegistry, timeout: Duration, log: PhotonLog, cachesStore: Bool = false) {
         self.store = store
         self.registry = registry
         self.timeout = timeout
         self.log = log
+        self.cache = cachesStore ? StoreCache(store: store) : nil
+    }
+
+    /// The paired TVs.
+    public func devices() async throws -> DeviceFile {
+        if let cache { return try await cache.current().devices }
+        return try await store.devices()
+    }
+
+    func secrets(for deviceID: String) async throws -> DeviceSecrets {
+        if let cache { return try await cache.current().secrets.devices[deviceID] ?? DeviceSecrets() }
+        return try await store.secrets(for: deviceID)
+    }
+
+    func identity() async throws -> StoredIdentity {
+        if let cache, let identity = try await cache.current().secrets.identity { return identity }
+        return try await store.clientIdentity()
     }
 
     /// The context adapters get. `deviceID` names the TV whose secrets a session may
     /// rotate (a Samsung token), so they are stored the moment they arrive.
     public func adapterContext(deviceID: String? = nil, timeout: Duration? = nil) async throws -> AdapterContext {
-        let identity = try await store.clientIdentity()
+        let identity = try await identity()
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "Linux"
         let store = self.store
         let log = self.log
@@ -38,7 +59,7 @@ public struct SessionFactory: Sendable {
 
     /// A stored TV by nickname, id or address (`HOST` or `HOST:PORT`).
     public func device(named name: String) async throws -> DeviceRecord {
-        let file = try await store.devices()
+        let file = try await devices()
         if let found = file.find(name) { return found }
         if let endpoint = try? Endpoint(parsing: name, defaultPort: 0),
             let found = file.devices.first(where: { $0.host == endpoint.host && (endpoint.port == 0 || $0.port == endpoint.port) })
@@ -59,9 +80,25 @@ public struct SessionFactory: Sendable {
     /// Opens a session to the stored TV `device`, waiting at most `timeout`.
     public func openSession(to device: DeviceRecord, timeout: Duration? = nil) async throws -> any RemoteSession {
         let adapter = try registry.adapter(id: device.brand)
-        let secrets = try await store.secrets(for: device.id)
+        let secrets = try await secrets(for: device.id)
         let context = try await adapterContext(deviceID: device.id, timeout: timeout)
         log.debug("opening a session to \(device.nickname) (\(device.endpoint))")
         return try await adapter.openSession(device: device, secrets: secrets, context: context)
+    }
+}
+
+/// The store's two files as last read, reread when `Store.fileStamp()` changes.
+final class StoreCache: Sendable {
+    let store: Store
+    private let cached = Locked<(stamp: [Int], devices: DeviceFile, secrets: SecretFile)?>(nil)
+
+    init(store: Store) { self.store = store }
+
+    func current() async throws -> (devices: DeviceFile, secrets: SecretFile) {
+        let stamp = store.fileStamp()
+        if let hit = cached.withLock({ $0 }), hit.stamp == stamp { return (hit.devices, hit.secrets) }
+        let (devices, secrets) = try await store.snapshot()
+        cached.withLock { $0 = (stamp, devices, secrets) }
+        return (devices, secrets)
     }
 }

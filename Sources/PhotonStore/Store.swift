@@ -27,6 +27,22 @@ public struct Store: Sendable {
         try await locked { try loadSecrets().devices[deviceID] ?? DeviceSecrets() }
     }
 
+    /// Both files, read under one lock: what a long-running reader (the daemon) caches
+    /// until `fileStamp()` changes.
+    public func snapshot() async throws -> (devices: DeviceFile, secrets: SecretFile) {
+        try await locked { (try loadDevices(), try loadSecrets()) }
+    }
+
+    /// Changes whenever either file is replaced or modified (inode, size and
+    /// modification time of both); cheap enough to check before every use.
+    public func fileStamp() -> [Int] {
+        [paths.devicesFile, paths.secretsFile].flatMap { url -> [Int] in
+            var st = stat()
+            guard stat(url.path, &st) == 0 else { return [-1, -1, -1, -1] }
+            return [Int(st.st_ino), Int(st.st_size), Int(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec)]
+        }
+    }
+
     /// Finds a paired TV by nickname, id or address, or throws `notFound` with the list.
     public func device(named name: String) async throws -> DeviceRecord {
         let file = try await devices()

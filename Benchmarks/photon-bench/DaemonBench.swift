@@ -1,0 +1,213 @@
+import AndroidTV
+import AndroidTVEmulator
+import Foundation
+import Glibc
+import PhotonCore
+import PhotonEmulatorSupport
+import PhotonNet
+import PhotonService
+import PhotonStore
+
+/// `photon serve` rows of `make bench`: a CLI key press through the daemon against a cold
+/// direct one (both from process start to the emulator's receipt), and one daemon holding
+/// 500 emulated Android TVs (connect time, memory, idle CPU, one key to every TV).
+enum DaemonBench {
+    /// Every emulator's key receipts and remote connections, with their monotonic times.
+    final class Log: Sendable {
+        let keys = Locked<[Double]>([])
+        let connections = Locked<[Double]>([])
+        let codes = Locked<[String]>([])
+        func record(_ event: EmulatorEvent) {
+            switch event.name {
+            case "key": keys.withLock { $0.append(event.time) }
+            case "client_connected": connections.withLock { $0.append(event.time) }
+            case "pairing_code": if let code = event["code"]?.string { codes.withLock { $0.append(code) } }
+            default: break
+            }
+        }
+    }
+
+    static func run(repositoryRoot: URL, tvCount: Int = 500) async throws -> (rows: [String], notes: [String]) {
+        raiseDescriptorLimit()
+        let photon = repositoryRoot.appendingPathComponent(".build/release/photon").path
+        let log = Log()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("pb-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let store = Store(paths: StorePaths(home: home))
+
+        // One TV paired for real; its state directory (identity, paired list) is the
+        // template for the other 499.
+        let template = home.appendingPathComponent("tv-0")
+        var configuration = EmulatedAndroidTV.Configuration()
+        configuration.remotePort = 0
+        configuration.stateDirectory = template
+        let first = try await EmulatedAndroidTV.start(configuration, onEvent: log.record)
+        let identity = try await store.clientIdentity().clientIdentity
+        let context = AdapterContext(connector: NetConnector(), clientIdentity: identity, clientName: "bench", timeout: .seconds(10))
+        let flow = AndroidTVAdapter().pairing(
+            with: Endpoint(host: "127.0.0.1", port: first.remotePort), options: ["pairing-port": String(first.pairingPort)],
+            context: context)
+        var paired = try await flow.run(responder: AndroidTVBench.CodeFromEmulator(codes: log.codes))
+        paired.device.nickname = "tv-0"
+        try await store.save(paired)
+
+        var rows: [String] = []
+        var notes: [String] = []
+
+        // 1. One key press: a new CLI process each time, direct versus through the daemon.
+        func press(_ extra: [String]) async throws -> Double {
+            let before = log.keys.withLock { $0.count }
+            let start = EmulatorEvent.monotonicSeconds()
+            _ = try AndroidTVBench.timeProcess(photon, ["key", "tv-0", "home", "--home", home.path] + extra)
+            let end = ContinuousClock.now + .seconds(10)
+            while log.keys.withLock({ $0.count }) <= before {
+                guard ContinuousClock.now < end else { throw PhotonError(.timeout, "the key never arrived") }
+                try await Task.sleep(for: .microseconds(100))
+            }
+            return log.keys.withLock { $0[before] } - start
+        }
+        var direct: [Double] = []
+        for _ in 0..<20 { direct.append(try await press(["--direct"])) }
+        let daemon = try startDaemon(photon, home: home, extra: [])
+        _ = try await press([])
+        var viaDaemon: [Double] = []
+        for _ in 0..<20 { viaDaemon.append(try await press([])) }
+        let directStats = Stats(samples: direct), daemonStats = Stats(samples: viaDaemon)
+        rows.append(
+            "| `photon key TV home` through `photon serve` vs cold direct, process start → emulator receipt (p50) | \(ms(daemonStats.p50)) | \(ms(directStats.p50)) (direct) | \(ratio(directStats.p50, daemonStats.p50)) |")
+        stop(daemon)
+
+        // 2. One daemon, many TVs: the other TVs share the first one's identity and
+        // pairing (copied state directories), each on its own ports.
+        var tvs = [first]
+        for index in 1..<tvCount {
+            let directory = home.appendingPathComponent("tv-\(index)")
+            try FileManager.default.copyItem(at: template, to: directory)
+            var c = EmulatedAndroidTV.Configuration()
+            c.remotePort = 0
+            c.stateDirectory = directory
+            tvs.append(try await EmulatedAndroidTV.start(c, onEvent: log.record))
+        }
+        defer { for tv in tvs { Task { await tv.stop() } } }
+        let ports = tvs.map { ($0.remotePort, $0.pairingPort) }
+        let template0 = paired
+        try await store.update { devices, secrets in
+            for (index, (remotePort, pairingPort)) in ports.enumerated().dropFirst() {
+                var device = template0.device
+                device.id = "androidtv-bench-\(index)"
+                device.nickname = "tv-\(index)"
+                device.port = remotePort
+                device.ports = ["pairing": pairingPort]
+                devices.devices.append(device)
+                secrets.devices[device.id] = template0.secrets
+            }
+        }
+        let connectedBefore = log.connections.withLock { $0.count }
+        let spawned = EmulatorEvent.monotonicSeconds()
+        let server = try startDaemon(photon, home: home, extra: ["--preconnect"])
+        defer { stop(server) }
+        let end = ContinuousClock.now + .seconds(120)
+        while log.connections.withLock({ $0.count }) < connectedBefore + tvCount {
+            guard ContinuousClock.now < end, server.isRunning else {
+                throw PhotonError(.timeout, "only \(log.connections.withLock { $0.count } - connectedBefore) of \(tvCount) TVs connected")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let connectSeconds = log.connections.withLock { $0.last! } - spawned
+        rows.append("| `photon serve --preconnect` with \(tvCount) TVs: process start → all connected | \(String(format: "%.2f s", connectSeconds)) | — | — |")
+
+        try await Task.sleep(for: .seconds(2))
+        let rss = residentMegabytes(server.processIdentifier)
+        let idleSeconds = 10.0
+        let cpuBefore = cpuSeconds(server.processIdentifier)
+        try await Task.sleep(for: .seconds(idleSeconds))
+        let idleCPU = (cpuSeconds(server.processIdentifier) - cpuBefore) / idleSeconds * 100
+        rows.append("| daemon resident memory holding \(tvCount) TV sessions (goal < 150 MB) | \(String(format: "%.1f MB", rss)) | — | — |")
+        rows.append("| daemon CPU while idle with \(tvCount) TVs pinging every 5 s | \(String(format: "%.2f %%", idleCPU)) of one core | — | — |")
+
+        // One key to every TV: 10 API clients, each with sessions to 50 TVs, in parallel.
+        let socket = StorePaths(home: home).socketFile.path
+        let clients = 10
+        var sessions: [(ServiceClient, [String])] = []
+        for c in 0..<clients {
+            let client = try await ServiceClient.connect(path: socket, timeout: .seconds(5))
+            var ids: [String] = []
+            for index in stride(from: c, to: tvCount, by: clients) {
+                ids.append(try await client.request("open", [("tv", .string("tv-\(index)"))])["session"]!.stringValue!)
+            }
+            sessions.append((client, ids))
+        }
+        let keysBefore = log.keys.withLock { $0.count }
+        let sendStart = EmulatorEvent.monotonicSeconds()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (client, ids) in sessions {
+                group.addTask {
+                    for id in ids {
+                        try await client.request("send", [("session", .string(id)), ("seq", 1), ("command", .object([("key", "home")]))])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let keysEnd = ContinuousClock.now + .seconds(30)
+        while log.keys.withLock({ $0.count }) < keysBefore + tvCount {
+            guard ContinuousClock.now < keysEnd else { throw PhotonError(.timeout, "not every TV got its key") }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        let fanOut = log.keys.withLock { $0.last! } - sendStart
+        for (client, _) in sessions { await client.close() }
+        rows.append("| one key to each of \(tvCount) TVs through the daemon (10 API clients), first send → last receipt | \(ms(fanOut)) | — | — |")
+        notes.append(
+            "Daemon rows: the emulated TVs run in the benchmark process, `photon serve` is the release binary in its own process; memory is its VmRSS, CPU its utime+stime over \(Int(idleSeconds)) s.")
+        return (rows, notes)
+    }
+
+    static func startDaemon(_ photon: String, home: URL, extra: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: photon)
+        process.arguments = ["serve", "--home", home.path] + extra
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let socket = StorePaths(home: home).socketFile.path
+        let end = ContinuousClock.now + .seconds(10)
+        while access(socket, F_OK) != 0 {
+            guard ContinuousClock.now < end, process.isRunning else { throw PhotonError(.internal, "photon serve did not start") }
+            usleep(2000)
+        }
+        return process
+    }
+
+    static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        for _ in 0..<500 where process.isRunning { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    static func residentMegabytes(_ pid: Int32) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return .nan }
+        return kilobytes / 1024
+    }
+
+    /// User plus system CPU time of a process, in seconds.
+    static func cpuSeconds(_ pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return .nan }
+        // Fields after the command name: state is field 3; utime and stime are 14 and 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
