@@ -28,6 +28,7 @@ test:
 bench:
 	scripts/setup.sh test
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-cli
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-bench
 	.build/release/photon-bench --output docs/benchmarks.md
 

@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PhotonStore", targets: ["PhotonStore"]),
         .library(name: "PhotonService", targets: ["PhotonService"]),
         .executable(name: "photon", targets: ["photon"]),
+        .executable(name: "photon-cli", targets: ["photon-cli"]),
         .executable(name: "photon-emulator", targets: ["photon-emulator"]),
     ],
     targets: [
@@ -24,7 +25,8 @@ let package = Package(
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
 
         // Brand-neutral model and protocols: no I/O, no C libraries.
-        .target(name: "PhotonCore", path: "Sources/PhotonCore"),
+        .target(name: "PhotonJSON", path: "Sources/PhotonJSON"),
+        .target(name: "PhotonCore", dependencies: ["PhotonJSON"], path: "Sources/PhotonCore"),
         .target(name: "PhotonCrypto", dependencies: ["PhotonCore", "COpenSSL"], path: "Sources/PhotonCrypto"),
         .target(
             name: "PhotonNet", dependencies: ["PhotonCore", "PhotonCrypto", "COpenSSL", "CPhotonSystem"],
@@ -42,7 +44,11 @@ let package = Package(
                 "SamsungTVEmulator", "PhotonEmulatorSupport", "PhotonDiscovery",
             ],
             path: "Sources/PhotonCLI"),
-        .executableTarget(name: "photon", dependencies: ["PhotonCLI"], path: "Sources/photon"),
+        // `photon`: a small front end (standard library only, so it starts in about a
+        // millisecond) that sends simple commands through a running daemon itself and runs
+        // `photon-cli`, the whole tool, for everything else.
+        .executableTarget(name: "photon", dependencies: ["PhotonJSON"], path: "Sources/photon"),
+        .executableTarget(name: "photon-cli", dependencies: ["PhotonCLI"], path: "Sources/photon-cli"),
         .executableTarget(
             name: "photon-emulator",
             dependencies: ["PhotonCore", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonEmulatorSupport", "PhotonDiscovery"],

@@ -66,6 +66,7 @@ extension PhotonError {
     /// Wraps any error into a `PhotonError`, keeping Photon errors as they are.
     public static func wrap(_ error: any Error) -> PhotonError {
         if let photon = error as? PhotonError { return photon }
+        if let json = error as? JSONParseError { return PhotonError(json) }
         if error is CancellationError { return PhotonError(.cancelled, "the operation was cancelled") }
         return PhotonError(.internal, "unexpected error: \(error)", hint: "run again with --verbose and report it")
     }

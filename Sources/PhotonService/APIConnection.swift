@@ -178,10 +178,7 @@ final class APIConnection: Sendable {
     }
 
     private func open(_ request: JSONValue) async throws -> [(String, JSONValue)] {
-        let sourceName = request["source"]?.stringValue ?? CommandSource.apiClient.rawValue
-        guard let source = CommandSource(rawValue: sourceName) else {
-            throw ServiceProtocol.usage("\"source\" takes \(CommandSource.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+        let source = try Self.source(request)
         guard owned.withLock({ $0.sessions.count }) < limits.sessionsPerClient else {
             throw PhotonError(.usage, "this client has \(limits.sessionsPerClient) sessions open", hint: "close some first")
         }
@@ -208,14 +205,15 @@ final class APIConnection: Sendable {
 
         // Without a session, a one-shot: a session for this command alone (scripts, socat).
         guard request["session"] != nil else {
+            let source = try Self.source(request)
             let connection = try await hub.connection(for: try string(request, "tv"))
-            let session = await hub.router.openSession(source: .apiClient, target: connection.deviceID)
+            let session = await hub.router.openSession(source: source, target: connection.deviceID)
             defer { Task { await hub.router.closeSession(session) } }
             try await hub.router.submit(
                 CommandEnvelope(
                     id: commandID, sessionID: session, target: connection.deviceID, sequence: 1, issuedAt: issuedAt,
-                    expiresAt: expiresAt, source: .apiClient, command: command))
-            return []
+                    expiresAt: expiresAt, source: source, command: command))
+            return Self.sent(command)
         }
         let session = try ownedSession(request)
         guard let sequence = request["seq"]?.intValue, sequence >= 0 else {
@@ -229,7 +227,23 @@ final class APIConnection: Sendable {
                 id: commandID, sessionID: session, target: target, sequence: UInt64(sequence), issuedAt: issuedAt,
                 expiresAt: expiresAt, source: CommandSource(rawValue: request["source"]?.stringValue ?? "") ?? .apiClient,
                 command: command))
-        return []
+        return Self.sent(command)
+    }
+
+    /// The key as the daemon understood it (`VOLUME_UP` → `volume-up`), for `--json`.
+    static func sent(_ command: RemoteCommand) -> [(String, JSONValue)] {
+        switch command {
+        case .key(let input, _), .longPress(let input, _): return [("sent", .string(input.description))]
+        default: return []
+        }
+    }
+
+    static func source(_ request: JSONValue) throws -> CommandSource {
+        let name = request["source"]?.stringValue ?? CommandSource.apiClient.rawValue
+        guard let source = CommandSource(rawValue: name) else {
+            throw ServiceProtocol.usage("\"source\" takes \(CommandSource.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return source
     }
 
     private func status(_ request: JSONValue) async throws -> [(String, JSONValue)] {

@@ -1,7 +1,6 @@
-import Foundation
-
 /// A JSON value for `--json` output and the daemon's JSON-lines API: deterministic (keys
-/// in the order given) and escaped so nothing from a TV can break a line.
+/// in the order given) and escaped so nothing from a TV can break a line. This module
+/// needs nothing but the standard library, so the small `photon` front end can use it.
 public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral
 {
@@ -46,7 +45,8 @@ public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressi
             case "\t": out += "\\t"
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F || (scalar.value >= 0x2028 && scalar.value <= 0x2029) {
-                    out += String(format: "\\u%04x", scalar.value)
+                    let digits = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

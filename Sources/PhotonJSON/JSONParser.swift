@@ -1,10 +1,8 @@
-import Foundation
-
 extension JSONValue {
     /// Parses one JSON text strictly (RFC 8259: one value, no trailing data, valid UTF-8,
     /// no raw control characters in strings), nesting at most `maximumDepth` levels.
-    /// Input comes from other processes, so every failure is a `protocolViolation` that
-    /// says where and why.
+    /// Input comes from other processes, so every failure is a `JSONParseError` that says
+    /// where and why.
     public static func parse(_ bytes: [UInt8], maximumDepth: Int = 32) throws -> JSONValue {
         var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
         parser.skipSpace()
@@ -60,6 +58,13 @@ extension JSONValue {
     }
 }
 
+/// Why a JSON text was refused, and where.
+public struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    public let offset: Int
+    public let reason: String
+    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+}
+
 /// A recursive-descent JSON reader over UTF-8 bytes.
 struct JSONParser {
     let bytes: [UInt8]
@@ -71,9 +76,7 @@ struct JSONParser {
         self.maximumDepth = maximumDepth
     }
 
-    func failure(_ reason: String) -> PhotonError {
-        PhotonError(.protocolViolation, "invalid JSON at byte \(position): \(reason)", hint: "send one JSON object per line")
-    }
+    func failure(_ reason: String) -> JSONParseError { JSONParseError(offset: position, reason: reason) }
 
     mutating func skipSpace() {
         while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
@@ -190,7 +193,14 @@ struct JSONParser {
         guard bytes.count - position >= 4 else { throw failure("short \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let digit = hexValue(Unicode.Scalar(bytes[position])) else { throw failure("bad \\u escape") }
+            let byte = bytes[position]
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x61...0x66: digit = byte - 0x57
+            case 0x41...0x46: digit = byte - 0x37
+            default: throw failure("bad \\u escape")
+            }
             value = value << 4 | UInt32(digit)
             position += 1
         }

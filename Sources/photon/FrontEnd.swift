@@ -1,0 +1,163 @@
+import Glibc
+import PhotonJSON
+
+/// The part of a command line the front end answers itself: one command (`key` with one
+/// key, `text`, `launch`, `volume`) for one TV, sent through a running `photon serve`.
+/// Anything else — help, other commands, several keys, `--verbose`, `--direct`, `--wake`,
+/// an option it does not know, a value out of range — is left to `photon-cli`, which owns
+/// the command-line contract; so is every case where the daemon is not usable.
+struct FastCommand {
+    var home: String?
+    var json = false
+    var timeout = 10.0
+    var tv = ""
+    var command: JSONValue = .null
+
+    /// Reads `arguments` (without the program name), or nil to hand them on.
+    init?(_ arguments: [String], environment: (String) -> String?) {
+        if environment("PHOTON_DIRECT") == "1" { return nil }
+        home = environment("PHOTON_HOME").flatMap { $0.isEmpty ? nil : $0 }
+        var positional: [String] = []
+        var long = false, raw = false
+        var hold = 1000
+        var index = 0
+        func value() -> String? {
+            index += 1
+            return index < arguments.count ? arguments[index] : nil
+        }
+        func milliseconds() -> Int? {
+            guard let text = value(), let ms = Int(text), (0...60_000).contains(ms) else { return nil }
+            return ms
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--home":
+                guard let dir = value(), !dir.isEmpty else { return nil }
+                home = dir
+            case "--json": json = true
+            case "--timeout":
+                guard let text = value(), let seconds = Double(text), seconds > 0, seconds <= 3600 else { return nil }
+                timeout = seconds
+            case "--long": long = true
+            case "--raw": raw = true
+            case "--hold":
+                guard let ms = milliseconds() else { return nil }
+                hold = ms
+            case "--delay":
+                // Between keys; with one key there is nothing to wait for.
+                guard milliseconds() != nil else { return nil }
+            default:
+                if argument.hasPrefix("-") { return nil }
+                positional.append(argument)
+            }
+            index += 1
+        }
+        guard positional.count == 3 else { return nil }
+        tv = positional[1]
+        let argument = positional[2]
+        let isKey = positional[0] == "key"
+        guard isKey || (!long && !raw && hold == 1000) else { return nil }
+        switch positional[0] {
+        case "key":
+            var fields: [(String, JSONValue)] = [(raw ? "raw" : "key", .string(argument))]
+            if long { fields.append(("hold", .int(max(hold, 1)))) }
+            command = .object(fields)
+        case "text": command = .object([("text", .string(argument))])
+        case "launch": command = .object([("launch", .string(argument))])
+        case "volume":
+            let change = argument.lowercased()
+            guard ["up", "down", "mute"].contains(change) else { return nil }
+            command = .object([("volume", .string(change))])
+        default: return nil
+        }
+        self.isKey = isKey
+        self.holdSeconds = long ? Double(hold) / 1000 : 0
+    }
+
+    var isKey = false
+    var holdSeconds = 0.0
+
+    /// The daemon's socket for this home, as `StorePaths` resolves it.
+    func socketPath(environment: (String) -> String?) -> String? {
+        if let home { return home + "/run/photon.sock" }
+        if let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") { return runtime + "/photon/photon.sock" }
+        guard let userHome = environment("HOME"), !userHome.isEmpty else { return nil }
+        let state = environment("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? userHome + "/.local/state"
+        return state + "/photon/run/photon.sock"
+    }
+}
+
+/// What became of a fast command.
+enum FastOutcome {
+    /// Done: exit with this status.
+    case finished(Int32)
+    /// Not for the front end (no usable daemon, or nothing was sent and `photon-cli`
+    /// should say what is wrong): run `photon-cli` with the same arguments.
+    case handOn
+}
+
+enum FrontEnd {
+    /// Sends `fast` through the daemon at `socket`, printing what `photon-cli` would.
+    static func run(_ fast: FastCommand, socket: String) -> FastOutcome {
+        guard let connection = DaemonLine.connect(socket) else { return .handOn }
+        defer { connection.close() }
+        // The daemon greets first; a daemon of another protocol is photon-cli's business.
+        guard let hello = connection.readJSON(timeout: min(fast.timeout, 2)), hello["event"]?.stringValue == "hello",
+            hello["protocol"]?.intValue == 1
+        else { return .handOn }
+        let lifetime = min(fast.timeout, 10)
+        let now = DaemonLine.unixTime()
+        let request = JSONValue.object([
+            ("id", 1), ("op", "send"), ("tv", .string(fast.tv)), ("source", "cli"), ("commandId", .string(DaemonLine.randomUUID())),
+            ("issuedAt", .double(now)), ("expiresAt", .double(now + lifetime)), ("command", fast.command),
+        ])
+        guard connection.write(request.encoded + "\n") else { return .handOn }
+        guard let answer = connection.readJSON(timeout: lifetime + fast.holdSeconds + 5) else {
+            // The request went out and no answer came: whether it reached the TV is
+            // unknown, so it must not be sent again.
+            return .finished(
+                report(
+                    code: "connection_closed", message: "photon serve did not answer; the command may or may not have been sent",
+                    hint: "see the daemon's log (journalctl --user -u photon)", exitCode: 3, json: fast.json))
+        }
+        if answer["ok"]?.boolValue == true {
+            if fast.json, fast.isKey, let sent = answer["sent"]?.stringValue {
+                print(JSONValue.object([("sent", .array([.string(sent)]))]).encoded)
+            }
+            return .finished(0)
+        }
+        let error = answer["error"]
+        let code = error?["code"]?.stringValue ?? "internal"
+        // Usage errors mean nothing was sent: photon-cli reports them in full (with the
+        // suggestions it makes), after checking the command line itself.
+        if code == "usage" { return .handOn }
+        return .finished(
+            report(
+                code: code, message: error?["message"]?.stringValue ?? "photon serve reported an error",
+                hint: error?["hint"]?.stringValue, exitCode: Int32(error?["exitCode"]?.intValue ?? 1), json: fast.json))
+    }
+
+    /// Prints an error the way `photon-cli` does, and returns its exit code.
+    static func report(code: String, message: String, hint: String?, exitCode: Int32, json: Bool) -> Int32 {
+        var text = "photon: error: \(message)\n"
+        if let hint { text += "  hint: \(hint)\n" }
+        writeStandardError(text)
+        if json {
+            print(
+                JSONValue.object([
+                    ("error", .object([
+                        ("code", .string(code)), ("message", .string(message)), ("hint", .optional(hint)),
+                        ("exitCode", .int(Int(exitCode))),
+                    ]))
+                ]).encoded)
+        }
+        return exitCode
+    }
+}
+
+/// Writes to file descriptor 2 (the C `stderr` stream is not concurrency-safe in Swift 6).
+func writeStandardError(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
