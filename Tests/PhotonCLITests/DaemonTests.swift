@@ -292,4 +292,63 @@ import Testing
             #expect(setup.daemon.standardError.contains("refused a client: uid 65534"))
         }
     }
+
+    @Test func frontEndAnswersSimpleCommandsItselfAndHandsOnTheRest() async throws {
+        let setup = try await setUp()
+        defer { setup.stop() }
+        // The front end alone, without photon-cli beside it: what it cannot answer fails
+        // with "cannot run photon-cli", so each outcome shows who answered.
+        let alone = try TestEnvironment.temporaryDirectory("photon-front")
+        let front = alone.appendingPathComponent("photon").path
+        try FileManager.default.copyItem(atPath: try AndroidTVEndToEndTests.binary("photon"), toPath: front)
+        func frontEnd(_ arguments: [String], environment: [String: String]? = nil) async throws -> TestProcess {
+            let p = try TestProcess(front, arguments + ["--home", setup.home.path], environment: environment)
+            p.closeStandardInput()
+            _ = await p.waitForExit()
+            return p
+        }
+
+        let key = try await frontEnd(["key", "tv", "VOLUME_UP", "--json"])
+        #expect(key.process.terminationStatus == 0, "\(key.standardError)")
+        #expect(key.standardOutput == "{\"sent\":[\"volume-up\"]}\n")
+        for arguments in [["text", "tv", "from the front end"], ["launch", "tv", "https://www.youtube.com"], ["volume", "tv", "Down"],
+            ["key", "tv", "select", "--long", "--hold", "50"], ["key", "tv", "--raw", "KEYCODE_TV_INPUT"]]
+        {
+            let p = try await frontEnd(arguments)
+            #expect(p.process.terminationStatus == 0, "\(arguments): \(p.standardError)")
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let keys = setup.emulator.events("key").map { "\($0["key"] ?? "")/\($0["direction"] ?? "")" }
+        #expect(keys == [
+            "KEYCODE_VOLUME_UP/SHORT", "KEYCODE_VOLUME_DOWN/SHORT", "KEYCODE_DPAD_CENTER/START_LONG", "KEYCODE_DPAD_CENTER/END_LONG",
+            "KEYCODE_TV_INPUT/SHORT",
+        ])
+        #expect(texts(setup.emulator) == ["from the front end"])
+        #expect(setup.emulator.events("launch").first?["app"] as? String == "https://www.youtube.com")
+
+        // Its errors read exactly like photon-cli's.
+        let ours = try await frontEnd(["key", "nosuch", "home", "--json"])
+        let theirs = try await run(setup.home, ["key", "nosuch", "home", "--json", "--direct"])
+        #expect(ours.process.terminationStatus == 1)
+        #expect(ours.standardError == theirs.standardError)
+        #expect(ours.standardOutput == theirs.standardOutput)
+        #expect(ours.standardOutput.contains("\"code\":\"not_found\""))
+
+        // Everything else is handed on: several keys, unknown keys (nothing was sent),
+        // help, -v, --direct, PHOTON_DIRECT=1, and a socket that is not private.
+        for arguments in [["key", "tv", "home", "back"], ["key", "tv", "bogus"], ["key", "--help"], ["key", "tv", "home", "-v"],
+            ["key", "tv", "home", "--direct"], ["status", "tv"], ["key", "tv", "home", "--home=/tmp"]]
+        {
+            let p = try await frontEnd(arguments)
+            #expect(p.process.terminationStatus == 1 && p.standardError.contains("cannot run"), "\(arguments): \(p.standardError)")
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PHOTON_DIRECT"] = "1"
+        #expect(try await frontEnd(["key", "tv", "home"], environment: environment).standardError.contains("cannot run"))
+        chmod(setup.socket, 0o660)
+        #expect(try await frontEnd(["key", "tv", "home"]).standardError.contains("cannot run"))
+        chmod(setup.socket, 0o600)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(setup.emulator.events("key").count == 5, "a handed-on command was sent anyway")
+    }
 }
