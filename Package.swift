@@ -47,7 +47,11 @@ let package = Package(
         // `photon`: a small front end (standard library only, so it starts in about a
         // millisecond) that sends simple commands through a running daemon itself and runs
         // `photon-cli`, the whole tool, for everything else.
-        .executableTarget(name: "photon", dependencies: ["PhotonJSON"], path: "Sources/photon"),
+        // Release builds link it fully statically (it needs nothing but libc's system
+        // calls), which saves the dynamic loader's millisecond on every key press.
+        .executableTarget(
+            name: "photon", dependencies: ["PhotonJSON"], path: "Sources/photon",
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
         .executableTarget(name: "photon-cli", dependencies: ["PhotonCLI"], path: "Sources/photon-cli"),
         .executableTarget(
             name: "photon-emulator",

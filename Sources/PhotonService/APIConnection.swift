@@ -107,6 +107,12 @@ final class APIConnection: Sendable {
         }
         let id: (String, JSONValue)? = request["id"].map { ("id", $0) }
         do {
+            // A client may name the protocol it speaks; another one is refused unsent.
+            if let spoken = request["protocol"], spoken.intValue != ServiceProtocol.version {
+                throw PhotonError(
+                    .protocolViolation, "this daemon speaks protocol \(ServiceProtocol.version), the request \(spoken.encoded)",
+                    hint: "restart `photon serve` after upgrading")
+            }
             let fields = try await perform(request["op"]!.stringValue!, request)
             return outbox.push(JSONValue.object((id.map { [$0] } ?? []) + [("ok", true)] + fields).encoded)
         } catch is AlreadyAnswered {

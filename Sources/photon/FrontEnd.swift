@@ -102,17 +102,21 @@ enum FrontEnd {
     static func run(_ fast: FastCommand, socket: String) -> FastOutcome {
         guard let connection = DaemonLine.connect(socket) else { return .handOn }
         defer { connection.close() }
-        // The daemon greets first; a daemon of another protocol is photon-cli's business.
-        guard let hello = connection.readJSON(timeout: min(fast.timeout, 2)), hello["event"]?.stringValue == "hello",
-            hello["protocol"]?.intValue == 1
-        else { return .handOn }
         let lifetime = min(fast.timeout, 10)
         let now = DaemonLine.unixTime()
+        // The request names the protocol it speaks, so it goes out at once, without
+        // waiting for the greeting: a daemon of another protocol refuses it unsent.
         let request = JSONValue.object([
-            ("id", 1), ("op", "send"), ("tv", .string(fast.tv)), ("source", "cli"), ("commandId", .string(DaemonLine.randomUUID())),
-            ("issuedAt", .double(now)), ("expiresAt", .double(now + lifetime)), ("command", fast.command),
+            ("id", 1), ("protocol", 1), ("op", "send"), ("tv", .string(fast.tv)), ("source", "cli"),
+            ("commandId", .string(DaemonLine.randomUUID())), ("issuedAt", .double(now)), ("expiresAt", .double(now + lifetime)),
+            ("command", fast.command),
         ])
         guard connection.write(request.encoded + "\n") else { return .handOn }
+        // A busy or refusing daemon answers with an error instead of the greeting, and
+        // reads nothing: photon-cli reports it.
+        guard let hello = connection.readJSON(timeout: min(fast.timeout, 2)), hello["event"]?.stringValue == "hello" else {
+            return .handOn
+        }
         guard let answer = connection.readJSON(timeout: lifetime + fast.holdSeconds + 5) else {
             // The request went out and no answer came: whether it reached the TV is
             // unknown, so it must not be sent again.
@@ -129,9 +133,9 @@ enum FrontEnd {
         }
         let error = answer["error"]
         let code = error?["code"]?.stringValue ?? "internal"
-        // Usage errors mean nothing was sent: photon-cli reports them in full (with the
-        // suggestions it makes), after checking the command line itself.
-        if code == "usage" { return .handOn }
+        // Usage errors and a protocol mismatch mean nothing was sent: photon-cli reports
+        // them in full (with the suggestions it makes), after checking the command line.
+        if code == "usage" || code == "protocol_violation" { return .handOn }
         return .finished(
             report(
                 code: code, message: error?["message"]?.stringValue ?? "photon serve reported an error",

@@ -227,6 +227,11 @@ import Testing
             Array("{\"id\":1,\"op\":\"send\",\"session\":\"\(session)\",\"seq\":99,\"command\":{\"key\":\"power\"}}\n".utf8),
             expectHangUp: false)
         #expect(stolen.contains("\"ok\":false"), "\(stolen)")
+        // A request for another protocol version is refused unsent.
+        let future = try await rawClient(
+            Array("{\"id\":3,\"protocol\":2,\"op\":\"send\",\"tv\":\"tv\",\"command\":{\"key\":\"power\"}}\n".utf8),
+            expectHangUp: false)
+        #expect(future.contains("\"id\":3,\"ok\":false,\"error\":{\"code\":\"protocol_violation\""), "\(future)")
 
         // The good client never noticed.
         for _ in 0..<20 { try await goodKey() }
@@ -350,5 +355,34 @@ import Testing
         chmod(setup.socket, 0o600)
         try await Task.sleep(for: .milliseconds(100))
         #expect(setup.emulator.events("key").count == 5, "a handed-on command was sent anyway")
+    }
+
+    @Test func samsungThroughTheDaemonUsesOneConnectionAndKeepsTheTokenOutOfSight() async throws {
+        let emulator = try await Emulator.samsung()
+        defer { emulator.process.terminate() }
+        let home = try TestEnvironment.temporaryDirectory("photon-daemon")
+        let pair = try await run(home, [
+            "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint,
+            "--name", "bedroom",
+        ])
+        #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
+        let token = try #require(await Store(paths: StorePaths(home: home)).secrets(for: "samsung-0200005a4d53").token)
+        let daemon = try await startDaemon(home, ["-v"])
+        defer { daemon.terminate() }
+        let connectedBefore = emulator.events("client_connected").count
+        for arguments in [["key", "bedroom", "home"], ["key", "bedroom", "up"], ["text", "bedroom", "hello"], ["volume", "bedroom", "up"]] {
+            let p = try await run(home, arguments)
+            #expect(p.process.terminationStatus == 0, "\(arguments): \(p.standardError)")
+        }
+        let status = try await run(home, ["status", "bedroom", "--json"])
+        #expect(status.process.terminationStatus == 0, "\(status.standardError)")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(emulator.events("client_connected").count - connectedBefore == 1)
+        #expect(emulator.events("key").map { $0["key"] as? String ?? "" } == ["KEY_HOME", "KEY_UP", "KEY_VOLUP"])
+        #expect(emulator.events("text").first?["text"] as? String == "hello")
+        // The daemon's verbose log never shows the token.
+        daemon.terminate()
+        #expect(!daemon.standardError.contains(token) && !daemon.standardOutput.contains(token))
+        #expect(daemon.standardError.contains("opening a session to bedroom"))
     }
 }
