@@ -93,7 +93,8 @@ enum StatusCommand {
     /// reconnects when the TV drops, so the watch goes on and says so.
     static func watchThroughDaemon(_ tv: String, _ client: ServiceClient, _ context: CLIContext) async throws {
         try await client.request("subscribe", [("tv", .string(tv))])
-        var wasConnected = false
+        var connected = false
+        var everConnected = false
         for await line in client.events {
             switch line["event"]?.stringValue {
             case "connection":
@@ -101,11 +102,14 @@ enum StatusCommand {
                 let error = line["error"].map { ServiceProtocol.error(from: $0) }
                 switch state {
                 case "connected":
-                    if wasConnected { context.emit(.object([("connection", "connected")]), text: "connected again") }
-                    wasConnected = true
+                    if everConnected, !connected { context.emit(.object([("connection", "connected")]), text: "connected again") }
+                    connected = true
+                    everConnected = true
                 case "reconnecting":
-                    guard wasConnected || error != nil else { continue }
-                    wasConnected = false
+                    // Said once per outage (the first line may already be an outage).
+                    guard connected || !everConnected else { continue }
+                    connected = false
+                    everConnected = true
                     if let (json, text) = describe(.disconnected(reason: error)) { context.emit(json, text: text + " (photon serve is reconnecting)") }
                 case "failed": throw error ?? PhotonError(.connectionClosed, "the TV refused the connection")
                 case "closed": throw PhotonError(.connectionClosed, "photon serve stopped serving this TV", hint: "was it forgotten?")

@@ -14,26 +14,25 @@ extension Store {
     /// and that the socket in it is a socket only we can use. A client must not talk to
     /// a socket someone else could have put there.
     public func checkServiceSocket() throws {
-        var st = stat()
         let directory = paths.runtimeDirectory.path
-        guard lstat(directory, &st) == 0 else {
-            throw PhotonError(.notFound, "\(directory) does not exist", hint: "start the daemon with `photon serve`")
-        }
-        guard st.st_mode & S_IFMT == S_IFDIR, st.st_uid == geteuid(), st.st_mode & 0o077 == 0 else {
-            throw PhotonError(
-                .storePermissions,
-                "refusing to use the daemon in \(directory): it is not a private directory of this user (mode \(String(st.st_mode & 0o777, radix: 8)))",
-                hint: "run `chmod 700 \(directory)` and restart `photon serve`, or pass --direct")
-        }
+        try Self.requirePrivate(
+            directory, type: S_IFDIR, refusal: "refusing to use the daemon in \(directory): it is not a private directory of this user",
+            hint: "run `chmod 700 \(directory)` and restart `photon serve`, or pass --direct")
         let socket = paths.socketFile.path
-        guard lstat(socket, &st) == 0 else {
-            throw PhotonError(.notFound, "no daemon socket at \(socket)", hint: "start the daemon with `photon serve`")
+        try Self.requirePrivate(
+            socket, type: S_IFSOCK, refusal: "refusing to use \(socket): it is not a socket only this user can use",
+            hint: "stop whatever made it, remove it, and restart `photon serve`; or pass --direct")
+    }
+
+    /// Throws unless `path` exists, is of `type`, belongs to this user and is closed to
+    /// everyone else.
+    private static func requirePrivate(_ path: String, type: mode_t, refusal: String, hint: String) throws {
+        var st = stat()
+        guard lstat(path, &st) == 0 else {
+            throw PhotonError(.notFound, "\(path) does not exist", hint: "start the daemon with `photon serve`")
         }
-        guard st.st_mode & S_IFMT == S_IFSOCK, st.st_uid == geteuid(), st.st_mode & 0o077 == 0 else {
-            throw PhotonError(
-                .storePermissions,
-                "refusing to use \(socket): it is not a socket only this user can use (mode \(String(st.st_mode & 0o777, radix: 8)))",
-                hint: "stop whatever made it, remove it, and restart `photon serve`; or pass --direct")
+        guard st.st_mode & S_IFMT == type, st.st_uid == geteuid(), st.st_mode & 0o077 == 0 else {
+            throw PhotonError(.storePermissions, "\(refusal) (mode \(String(st.st_mode & 0o777, radix: 8)))", hint: hint)
         }
     }
 

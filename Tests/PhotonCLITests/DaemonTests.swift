@@ -385,4 +385,33 @@ import Testing
         #expect(!daemon.standardError.contains(token) && !daemon.standardOutput.contains(token))
         #expect(daemon.standardError.contains("opening a session to bedroom"))
     }
+
+    @Test func statusWatchSubscribesAndOutlivesATVRestart() async throws {
+        let state = try TestEnvironment.temporaryDirectory("photon-tv-state")
+        let first = try await Emulator.start(["androidtv", "--port", "0", "--ping-interval", "0.5", "--state", state.path])
+        let setup = try await setUp(emulator: first)
+        defer { setup.stop() }
+        let watch = try e2e.photon(setup.home, ["status", "tv", "--watch", "--json"])
+        defer { watch.terminate() }
+        try await watch.waitFor("\"volume\":{\"level\":10")
+        let up = try await run(setup.home, ["volume", "tv", "up"])
+        #expect(up.process.terminationStatus == 0)
+        try await watch.waitFor("\"level\":11")
+
+        // The TV restarts: the watch says so and goes on with the new connection.
+        first.process.terminate()
+        try await watch.waitFor("\"disconnected\"")
+        let second = try await Emulator.start(
+            ["androidtv", "--port", String(first.port), "--pairing-port", String(first.pairingPort), "--ping-interval", "0.5", "--state", state.path])
+        defer { second.process.terminate() }
+        try await watch.waitFor("\"connection\":\"connected\"", timeout: .seconds(20))
+        #expect(watch.process.isRunning)
+
+        // SIGINT stops the daemon cleanly too; the watch ends with a clear error.
+        kill(setup.daemon.process.processIdentifier, SIGINT)
+        #expect(await setup.daemon.waitForExit(timeout: .seconds(10)) == 0)
+        #expect(setup.daemon.standardError.contains("stopping (SIGINT)"))
+        #expect(await watch.waitForExit(timeout: .seconds(10)) == 3)
+        #expect(watch.standardError.contains("photon serve is stopping"), "\(watch.standardError)")
+    }
 }
