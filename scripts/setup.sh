@@ -23,14 +23,16 @@ command -v swift >/dev/null || {
 
 packages=(libssl-dev libavahi-client-dev pkg-config openssl)
 if [ "$mode" = test ]; then
-  packages+=(avahi-daemon avahi-utils dbus iproute2 python3 python3-venv)
+  packages+=(avahi-daemon avahi-utils dbus iproute2 python3 python3-venv util-linux)
 fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' && continue
-  # A Python that already has python3 with a working venv module needs neither package.
+  # A Python that already has python3 with a working venv module needs no python3-venv;
+  # the daemon's other-user test runs /usr/bin/python3 as uid 65534 (a Python under
+  # /root would not be reachable for that user), so that one must be the system's.
   case "$p" in
-    python3) command -v python3 >/dev/null && continue ;;
+    python3) [ -x /usr/bin/python3 ] && continue ;;
     python3-venv) python3 -c 'import venv, ensurepip' 2>/dev/null && continue ;;
   esac
   missing+=("$p")
