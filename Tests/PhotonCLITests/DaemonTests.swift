@@ -298,65 +298,6 @@ import Testing
         }
     }
 
-    @Test func frontEndAnswersSimpleCommandsItselfAndHandsOnTheRest() async throws {
-        let setup = try await setUp()
-        defer { setup.stop() }
-        // The front end alone, without photon-cli beside it: what it cannot answer fails
-        // with "cannot run photon-cli", so each outcome shows who answered.
-        let alone = try TestEnvironment.temporaryDirectory("photon-front")
-        let front = alone.appendingPathComponent("photon").path
-        try FileManager.default.copyItem(atPath: try AndroidTVEndToEndTests.binary("photon"), toPath: front)
-        func frontEnd(_ arguments: [String], environment: [String: String]? = nil) async throws -> TestProcess {
-            let p = try TestProcess(front, arguments + ["--home", setup.home.path], environment: environment)
-            p.closeStandardInput()
-            _ = await p.waitForExit()
-            return p
-        }
-
-        let key = try await frontEnd(["key", "tv", "VOLUME_UP", "--json"])
-        #expect(key.process.terminationStatus == 0, "\(key.standardError)")
-        #expect(key.standardOutput == "{\"sent\":[\"volume-up\"]}\n")
-        for arguments in [["text", "tv", "from the front end"], ["launch", "tv", "https://www.youtube.com"], ["volume", "tv", "Down"],
-            ["key", "tv", "select", "--long", "--hold", "50"], ["key", "tv", "--raw", "KEYCODE_TV_INPUT"]]
-        {
-            let p = try await frontEnd(arguments)
-            #expect(p.process.terminationStatus == 0, "\(arguments): \(p.standardError)")
-        }
-        try await Task.sleep(for: .milliseconds(200))
-        let keys = setup.emulator.events("key").map { "\($0["key"] ?? "")/\($0["direction"] ?? "")" }
-        #expect(keys == [
-            "KEYCODE_VOLUME_UP/SHORT", "KEYCODE_VOLUME_DOWN/SHORT", "KEYCODE_DPAD_CENTER/START_LONG", "KEYCODE_DPAD_CENTER/END_LONG",
-            "KEYCODE_TV_INPUT/SHORT",
-        ])
-        #expect(texts(setup.emulator) == ["from the front end"])
-        #expect(setup.emulator.events("launch").first?["app"] as? String == "https://www.youtube.com")
-
-        // Its errors read exactly like photon-cli's.
-        let ours = try await frontEnd(["key", "nosuch", "home", "--json"])
-        let theirs = try await run(setup.home, ["key", "nosuch", "home", "--json", "--direct"])
-        #expect(ours.process.terminationStatus == 1)
-        #expect(ours.standardError == theirs.standardError)
-        #expect(ours.standardOutput == theirs.standardOutput)
-        #expect(ours.standardOutput.contains("\"code\":\"not_found\""))
-
-        // Everything else is handed on: several keys, unknown keys (nothing was sent),
-        // help, -v, --direct, PHOTON_DIRECT=1, and a socket that is not private.
-        for arguments in [["key", "tv", "home", "back"], ["key", "tv", "bogus"], ["key", "--help"], ["key", "tv", "home", "-v"],
-            ["key", "tv", "home", "--direct"], ["status", "tv"], ["key", "tv", "home", "--home=/tmp"]]
-        {
-            let p = try await frontEnd(arguments)
-            #expect(p.process.terminationStatus == 1 && p.standardError.contains("cannot run"), "\(arguments): \(p.standardError)")
-        }
-        var environment = ProcessInfo.processInfo.environment
-        environment["PHOTON_DIRECT"] = "1"
-        #expect(try await frontEnd(["key", "tv", "home"], environment: environment).standardError.contains("cannot run"))
-        chmod(setup.socket, 0o660)
-        #expect(try await frontEnd(["key", "tv", "home"]).standardError.contains("cannot run"))
-        chmod(setup.socket, 0o600)
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(setup.emulator.events("key").count == 5, "a handed-on command was sent anyway")
-    }
-
     @Test func samsungThroughTheDaemonUsesOneConnectionAndKeepsTheTokenOutOfSight() async throws {
         let emulator = try await Emulator.samsung()
         defer { emulator.process.terminate() }
@@ -384,34 +325,5 @@ import Testing
         daemon.terminate()
         #expect(!daemon.standardError.contains(token) && !daemon.standardOutput.contains(token))
         #expect(daemon.standardError.contains("opening a session to bedroom"))
-    }
-
-    @Test func statusWatchSubscribesAndOutlivesATVRestart() async throws {
-        let state = try TestEnvironment.temporaryDirectory("photon-tv-state")
-        let first = try await Emulator.start(["androidtv", "--port", "0", "--ping-interval", "0.5", "--state", state.path])
-        let setup = try await setUp(emulator: first)
-        defer { setup.stop() }
-        let watch = try e2e.photon(setup.home, ["status", "tv", "--watch", "--json"])
-        defer { watch.terminate() }
-        try await watch.waitFor("\"volume\":{\"level\":10")
-        let up = try await run(setup.home, ["volume", "tv", "up"])
-        #expect(up.process.terminationStatus == 0)
-        try await watch.waitFor("\"level\":11")
-
-        // The TV restarts: the watch says so and goes on with the new connection.
-        first.process.terminate()
-        try await watch.waitFor("\"disconnected\"")
-        let second = try await Emulator.start(
-            ["androidtv", "--port", String(first.port), "--pairing-port", String(first.pairingPort), "--ping-interval", "0.5", "--state", state.path])
-        defer { second.process.terminate() }
-        try await watch.waitFor("\"connection\":\"connected\"", timeout: .seconds(20))
-        #expect(watch.process.isRunning)
-
-        // SIGINT stops the daemon cleanly too; the watch ends with a clear error.
-        kill(setup.daemon.process.processIdentifier, SIGINT)
-        #expect(await setup.daemon.waitForExit(timeout: .seconds(10)) == 0)
-        #expect(setup.daemon.standardError.contains("stopping (SIGINT)"))
-        #expect(await watch.waitForExit(timeout: .seconds(10)) == 3)
-        #expect(watch.standardError.contains("photon serve is stopping"), "\(watch.standardError)")
     }
 }
