@@ -3,7 +3,8 @@ import PhotonCore
 
 /// A live remote-control channel to a Samsung TV: keys (Click, Press/Release), text,
 /// app launch, with pacing between keys; a reader that answers pings (through the
-/// WebSocket layer), tracks replies and reports the end of the connection.
+/// WebSocket layer), tracks replies and reports the end of the connection; a keep-alive
+/// that pings a TV gone quiet and ends the session when it does not answer.
 final class SamsungSession: RemoteSession {
     private struct State {
         var lastKey: ContinuousClock.Instant?
@@ -16,24 +17,29 @@ final class SamsungSession: RemoteSession {
     let device: DeviceRecord
     let context: AdapterContext
     let pacing: Duration
+    let keepAlive: Duration
     let capabilities = SamsungTVAdapter.maximumCapabilities
     let events: AsyncStream<TVEvent>
     private let continuation: AsyncStream<TVEvent>.Continuation
     private let state = Locked(State())
     private let sendGate = AsyncGate()
     private let reader = Locked<Task<Void, Never>?>(nil)
+    private let keeper = Locked<Task<Void, Never>?>(nil)
     let restPort: UInt16
 
-    private init(channel: any MessageStream, device: DeviceRecord, context: AdapterContext, pacing: Duration) {
+    private init(channel: any MessageStream, device: DeviceRecord, context: AdapterContext, pacing: Duration, keepAlive: Duration) {
         self.channel = channel
         self.device = device
         self.context = context
         self.pacing = pacing
+        self.keepAlive = keepAlive
         restPort = device.ports["rest"] ?? 8001
         (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
 
-    static func open(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext, pacing: Duration) async throws
+    static func open(
+        device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext, pacing: Duration, keepAlive: Duration
+    ) async throws
         -> SamsungSession
     {
         let restPort = device.ports["rest"] ?? 8001
@@ -62,7 +68,7 @@ final class SamsungSession: RemoteSession {
             await channel.close(code: 1000, reason: "")
             throw error
         }
-        let session = SamsungSession(channel: channel, device: device, context: context, pacing: pacing)
+        let session = SamsungSession(channel: channel, device: device, context: context, pacing: pacing, keepAlive: keepAlive)
         session.start()
         return session
     }
@@ -123,6 +129,13 @@ final class SamsungSession: RemoteSession {
             await self.readLoop()
         }
         reader.withLock { $0 = task }
+        if keepAlive > .zero {
+            let keeping = Task { [weak self] in
+                guard let self else { return }
+                await self.keepAliveLoop()
+            }
+            keeper.withLock { $0 = keeping }
+        }
         // Power state comes from REST, fetched off the key path.
         Task { [weak self] in
             guard let self else { return }
@@ -158,6 +171,37 @@ final class SamsungSession: RemoteSession {
         finish(reason)
     }
 
+    /// Pings the TV after `keepAlive` without a frame from it; if nothing comes back within
+    /// `keepAlive` more, the connection is gone (network loss sends no FIN) and the
+    /// session ends with `timeout`.
+    private func keepAliveLoop() async {
+        let opened = ContinuousClock.now
+        var wait = keepAlive
+        while !Task.isCancelled {
+            try? await Task.sleep(for: wait)
+            guard !Task.isCancelled, !state.withLock({ $0.closed }) else { return }
+            let last = channel.lastActivity ?? opened
+            let idle = ContinuousClock.now - last
+            if idle < keepAlive {
+                wait = keepAlive - idle
+                continue
+            }
+            context.log.debug("samsung: nothing from the TV for \(String(format: "%.1f", idle.seconds)) s; pinging it")
+            try? await channel.sendPing()
+            try? await Task.sleep(for: keepAlive)
+            guard !Task.isCancelled, !state.withLock({ $0.closed }) else { return }
+            if let now = channel.lastActivity, now > last {
+                wait = keepAlive
+                continue
+            }
+            finish(PhotonError(
+                .timeout, "the TV stopped answering (no reply to a ping in \(String(format: "%.1f", keepAlive.seconds)) s)",
+                hint: "check that the TV is on and on the network; photon reconnects when it is back"))
+            await channel.close(code: 1001, reason: "")
+            return
+        }
+    }
+
     private func finish(_ reason: PhotonError?) {
         let (first, launch, apps) = state.withLock { s -> (Bool, Promise<Int>?, Promise<[SamsungApp]>?) in
             defer {
@@ -176,6 +220,7 @@ final class SamsungSession: RemoteSession {
     }
 
     func close() async {
+        keeper.withLock { $0 }?.cancel()
         await channel.close(code: 1000, reason: "")
         reader.withLock { $0 }?.cancel()
         finish(nil)

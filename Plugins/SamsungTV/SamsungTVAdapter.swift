@@ -13,10 +13,14 @@ public struct SamsungTVAdapter: TVAdapter {
     public var keyPacing: Duration
     /// How long pairing waits for the user to accept on the TV.
     public var acceptTimeout: Duration
+    /// After this long without a frame from the TV, a session pings it; no answer within
+    /// the same time ends the session (a network that went away sends no FIN). 0 disables.
+    public var keepAlive: Duration
 
-    public init(keyPacing: Duration = .milliseconds(300), acceptTimeout: Duration = .seconds(35)) {
+    public init(keyPacing: Duration = .milliseconds(300), acceptTimeout: Duration = .seconds(35), keepAlive: Duration = .seconds(15)) {
         self.keyPacing = keyPacing
         self.acceptTimeout = acceptTimeout
+        self.keepAlive = keepAlive
     }
 
     public var id: String { Self.brandID }
@@ -64,7 +68,7 @@ public struct SamsungTVAdapter: TVAdapter {
     public func openSession(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws
         -> any RemoteSession
     {
-        try await SamsungSession.open(device: device, secrets: secrets, context: context, pacing: keyPacing)
+        try await SamsungSession.open(device: device, secrets: secrets, context: context, pacing: keyPacing, keepAlive: keepAlive)
     }
 
     /// `GET /api/v2/` on the REST port.

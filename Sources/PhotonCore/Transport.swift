@@ -247,6 +247,17 @@ public protocol MessageStream: AnyObject, Sendable {
     /// The close code the peer sent (1005 when it sent none, 1006 when the connection
     /// dropped without a close frame); nil while open.
     var closeCode: UInt16? { get async }
+    /// Sends a ping. The pong, like any frame, shows as `lastActivity` (while a receive
+    /// loop runs) — how a long-lived session notices a peer that went silent.
+    func sendPing() async throws
+    /// When the peer last sent anything; nil if the stream cannot tell.
+    var lastActivity: ContinuousClock.Instant? { get }
+}
+
+extension MessageStream {
+    /// Streams without pings (in-memory test pairs) do nothing.
+    public func sendPing() async throws {}
+    public var lastActivity: ContinuousClock.Instant? { nil }
 }
 
 /// What an adapter asks for to open a WebSocket to a TV.

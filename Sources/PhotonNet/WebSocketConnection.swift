@@ -28,6 +28,7 @@ public final class WebSocketConnection: MessageStream {
     public let outgoingFragmentSize: Int?
     private let readState: Locked<ReadState>
     private let closeState = Locked(CloseState())
+    private let activity = Locked<ContinuousClock.Instant?>(nil)
     private let readGate = AsyncGate()
     private let sendGate = AsyncGate()
 
@@ -87,10 +88,15 @@ public final class WebSocketConnection: MessageStream {
                     await stream.close()
                     return nil
                 }
+                activity.withLock { $0 = .now }
                 readState.withLock { $0.parser.append(bytes) }
             }
         }
     }
+
+    public var lastActivity: ContinuousClock.Instant? { activity.withLock { $0 } }
+
+    public func sendPing() async throws { try await ping([0x70]) }
 
     /// Handles one frame; returns a message when one is complete.
     private func handle(_ frame: WebSocketFrame) async throws -> WebSocketMessage? {
