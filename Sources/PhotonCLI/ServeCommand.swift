@@ -13,7 +13,8 @@ enum ServeCommand {
         options: [OptionSpec("preconnect", help: "connect to every paired TV at start, not on first use")],
         details: """
             Listens on photon.sock in the runtime directory ($XDG_RUNTIME_DIR/photon, or DIR/run with --home): \
-            a 0600 socket in a 0700 directory, used only by this user. Stops cleanly on SIGTERM or SIGINT. \
+            a 0600 socket in a 0700 directory, used only by this user. Stops cleanly on SIGTERM or SIGINT; \
+            SIGHUP re-reads the paired TVs. \
             docs/daemon.md describes the JSON-lines API and a systemd user unit.
             """,
         examples: ["photon serve", "photon serve --preconnect -v", "photon --home /tmp/photon-test serve --json"], run: run)
@@ -34,7 +35,14 @@ enum ServeCommand {
             source.resume()
             return source
         }
-        defer { signals.forEach { $0.cancel() } }
+        signal(SIGHUP, SIG_IGN)
+        let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        reload.setEventHandler { Task { await server.reload() } }
+        reload.resume()
+        defer {
+            signals.forEach { $0.cancel() }
+            reload.cancel()
+        }
         context.emit(
             .object([("event", "ready"), ("socket", .string(server.socketPath)), ("pid", .int(Int(getpid())))]),
             text: "Serving on \(server.socketPath) (pid \(getpid())). Stop with Ctrl-C or SIGTERM.")

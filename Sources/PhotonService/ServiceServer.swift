@@ -137,6 +137,17 @@ public final class ServiceServer: Sendable {
         log.notice("stopped")
     }
 
+    /// Re-reads the store (SIGHUP): TVs forgotten since are closed, changed ones
+    /// reconnect with their new details.
+    public func reload() async {
+        do {
+            let (closed, served) = try await hub.reload()
+            log.notice("reloaded the store: \(closed) TV(s) closed, \(served) served")
+        } catch {
+            log.notice("cannot reload the store: \(PhotonError.wrap(error).message)")
+        }
+    }
+
     /// Counts for tests and benchmarks: TVs connected now, sessions opened in all.
     public func counts() async -> (connected: Int, opened: Int, served: Int) { await hub.counts() }
 }

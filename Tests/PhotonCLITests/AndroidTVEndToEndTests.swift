@@ -26,10 +26,16 @@ import Testing
 
     /// Pairs through the CLI, typing the code the emulator shows into stdin.
     func pair(_ emulator: Emulator, home: URL, name: String = "living-room") async throws -> TestProcess {
+        // Codes shown before this pairing do not count.
+        let shown = emulator.events("pairing_code").count
         let process = try photon(
             home, ["pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort), "--trust", emulator.fingerprint,
                 "--name", name, "--json"])
-        try await emulator.process.waitFor("pairing_code")
+        let end = ContinuousClock.now + .seconds(15)
+        while emulator.events("pairing_code").count == shown {
+            guard ContinuousClock.now < end else { throw TestFailure("the emulator showed no pairing code: \(process.standardError)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         let code = emulator.events("pairing_code").last!["code"] as! String
         process.writeToStandardInput(code + "\n")
         process.closeStandardInput()

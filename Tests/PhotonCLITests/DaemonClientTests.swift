@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotonCore
+import PhotonService
 import PhotonStore
 import PhotonTestSupport
 import Testing
@@ -93,5 +94,34 @@ extension DaemonTests {
         #expect(setup.daemon.standardError.contains("stopping (SIGINT)"))
         #expect(await watch.waitForExit(timeout: .seconds(10)) == 3)
         #expect(watch.standardError.contains("photon serve is stopping"), "\(watch.standardError)")
+    }
+
+    @Test func forgetAndSIGHUPCloseTheSessionOfAForgottenTV() async throws {
+        let setup = try await setUp()
+        defer { setup.stop() }
+        #expect(try await run(setup.home, ["key", "tv", "home"]).process.terminationStatus == 0)
+        try await setup.emulator.process.waitFor("client_connected")
+
+        // `photon forget` tells the daemon, which closes the TV's session at once.
+        #expect(try await run(setup.home, ["forget", "tv"]).process.terminationStatus == 0)
+        try await setup.emulator.process.waitFor("client_disconnected")
+
+        // Paired again, then forgotten behind the daemon's back: nothing happens until SIGHUP.
+        let again = try await e2e.pair(setup.emulator, home: setup.home, name: "tv")
+        #expect(await again.waitForExit() == 0, "\(again.standardError)")
+        #expect(try await run(setup.home, ["key", "tv", "home"]).process.terminationStatus == 0)
+        _ = try await Store(paths: StorePaths(home: setup.home)).forget("tv")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(setup.emulator.events("client_disconnected").count == 1)
+        kill(setup.daemon.process.processIdentifier, SIGHUP)
+        try await setup.daemon.waitFor("reloaded the store: 1 TV(s) closed")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(setup.emulator.events("client_disconnected").count == 2)
+        let client = try await ServiceClient.connect(path: setup.socket, timeout: .seconds(5))
+        #expect(try await client.request("list")["tvs"]?.arrayValue?.isEmpty == true)
+        await client.close()
+        let gone = try await run(setup.home, ["key", "tv", "home"])
+        #expect(gone.process.terminationStatus == 1)
+        #expect(gone.standardError.contains("no paired TV is called 'tv'"))
     }
 }
