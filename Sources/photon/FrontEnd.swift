@@ -21,7 +21,11 @@ struct FastCommand {
         var long = false, raw = false
         var hold = 1000
         var index = 0
+        var given: Set<String> = []
+        // An option's value; nil (hand on) when it is missing or the option came twice,
+        // which photon-cli reports as a usage error.
         func value() -> String? {
+            guard given.insert(arguments[index]).inserted else { return nil }
             index += 1
             return index < arguments.count ? arguments[index] : nil
         }

@@ -52,7 +52,8 @@ extension DaemonTests {
         // Everything else is handed on: several keys, unknown keys (nothing was sent),
         // help, -v, --direct, PHOTON_DIRECT=1, and a socket that is not private.
         for arguments in [["key", "tv", "home", "back"], ["key", "tv", "bogus"], ["key", "--help"], ["key", "tv", "home", "-v"],
-            ["key", "tv", "home", "--direct"], ["status", "tv"], ["key", "tv", "home", "--home=/tmp"]]
+            ["key", "tv", "home", "--direct"], ["status", "tv"], ["key", "tv", "home", "--home=/tmp"],
+            ["key", "tv", "home", "--timeout", "5", "--timeout", "6"]]
         {
             let p = try await frontEnd(arguments)
             #expect(p.process.terminationStatus == 1 && p.standardError.contains("cannot run"), "\(arguments): \(p.standardError)")
