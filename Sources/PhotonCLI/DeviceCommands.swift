@@ -7,6 +7,7 @@ enum DeviceCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
             ["list"], summary: "list paired TVs",
+            details: "While `photon serve` runs, a DAEMON column (and `daemon` in JSON) says how its connection to each TV is doing.",
             examples: ["photon list", "photon list --json | jq -r .nickname"], run: list),
         CommandSpec(
             ["forget"], summary: "remove a paired TV and its secrets", arguments: "TV", minimumArguments: 1,
@@ -36,23 +37,43 @@ enum DeviceCommands {
 
     static func list(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let devices = try await context.store.devices().devices.sorted { $0.nickname < $1.nickname }
+        let daemon = await daemonStates(context)
         if context.json {
-            for device in devices { context.emit(json(device), text: nil) }
+            for device in devices {
+                guard let state = daemon?[device.id], case .object(let fields) = json(device) else {
+                    context.emit(json(device), text: nil)
+                    continue
+                }
+                context.emit(.object(fields + [("daemon", .string(state))]), text: nil)
+            }
             return 0
         }
         guard !devices.isEmpty else {
             context.note("No paired TVs yet. Pair one with `photon pair ADDRESS`.")
             return 0
         }
-        let rows = [["NICKNAME", "BRAND", "ADDRESS", "NAME", "ID"]]
-            + devices.map {
+        let rows = [["NICKNAME", "BRAND", "ADDRESS", "NAME", "ID"] + (daemon == nil ? [] : ["DAEMON"])]
+            + devices.map { device in
                 [
-                    Redaction.sanitize($0.nickname), $0.brand, $0.endpoint.description,
-                    Redaction.sanitize($0.name ?? "-", limit: 40), $0.id,
-                ]
+                    Redaction.sanitize(device.nickname), device.brand, device.endpoint.description,
+                    Redaction.sanitize(device.name ?? "-", limit: 40), device.id,
+                ] + (daemon.map { [$0[device.id] ?? "idle"] } ?? [])
             }
         context.terminal.write(Table.render(rows))
         return 0
+    }
+
+    /// The daemon's connection state per TV id, or nil when no daemon runs (or it cannot
+    /// be asked: `list` works from the store alone).
+    static func daemonStates(_ context: CLIContext) async -> [String: String]? {
+        guard let client = try? await DaemonPath.client(context) else { return nil }
+        defer { Task { await client.close() } }
+        guard let tvs = try? await client.request("list", [], timeout: .seconds(2))["tvs"]?.arrayValue else { return nil }
+        var states: [String: String] = [:]
+        for tv in tvs {
+            if let id = tv["id"]?.stringValue, let state = tv["connection"]?.stringValue { states[id] = state }
+        }
+        return states
     }
 
     static func forget(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {

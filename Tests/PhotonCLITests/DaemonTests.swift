@@ -71,6 +71,11 @@ import Testing
         let keys = setup.emulator.events("key").map { $0["key"] as? String ?? "" }
         #expect(keys == (0..<8).map { $0 % 2 == 0 ? "KEYCODE_HOME" : "KEYCODE_BACK" })
         #expect(texts(setup.emulator) == ["through the daemon"])
+        // `photon list` shows the daemon's view of each TV.
+        let list = try await run(setup.home, ["list"])
+        #expect(list.standardOutput.contains("DAEMON") && list.standardOutput.contains("connected"), "\(list.standardOutput)")
+        let listJSON = try await run(setup.home, ["list", "--json"])
+        #expect(listJSON.standardOutput.contains("\"daemon\":\"connected\""), "\(listJSON.standardOutput)")
         // --direct still opens a connection of its own.
         let direct = try await run(setup.home, ["key", "tv", "home", "--direct"])
         #expect(direct.process.terminationStatus == 0)
@@ -86,6 +91,7 @@ import Testing
         let after = try await run(setup.home, ["key", "tv", "home", "-v"])
         #expect(after.process.terminationStatus == 0, "\(after.standardError)")
         #expect(after.standardError.contains("not running"))
+        #expect(!(try await run(setup.home, ["list"])).standardOutput.contains("DAEMON"))
     }
 
     @Test func twentyClientsFiveHundredCommandsExactlyOnceInOrder() async throws {
