@@ -125,4 +125,50 @@ extension DaemonTests {
         #expect(gone.process.terminationStatus == 1)
         #expect(gone.standardError.contains("no paired TV is called 'tv'"))
     }
+
+    /// Without --home the front end must find the daemon where `StorePaths` puts it:
+    /// `$XDG_RUNTIME_DIR/photon`, or `$XDG_STATE_HOME/photon/run` (default
+    /// `~/.local/state/photon/run`) when there is no runtime directory.
+    @Test func frontEndFindsTheDaemonOfTheDefaultLocations() async throws {
+        let emulator = try await Emulator.androidTV()
+        defer { emulator.process.terminate() }
+        let root = try TestEnvironment.temporaryDirectory("photon-xdg")
+        let runtime = root.appendingPathComponent("r")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        chmod(runtime.path, 0o700)
+        var base = ProcessInfo.processInfo.environment
+        for name in ["PHOTON_HOME", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "PHOTON_DIRECT"] {
+            base[name] = nil
+        }
+        base["HOME"] = root.appendingPathComponent("h").path
+        let cli = try AndroidTVEndToEndTests.binary("photon")
+        let alone = try TestEnvironment.temporaryDirectory("photon-front")
+        let front = alone.appendingPathComponent("photon").path
+        try FileManager.default.copyItem(atPath: cli, toPath: front)
+
+        // Pair in that environment, typing the code the emulator shows.
+        let pairing = try TestProcess(
+            cli, ["pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort), "--trust", emulator.fingerprint,
+                "--name", "tv"], environment: base)
+        try await emulator.process.waitFor("pairing_code")
+        pairing.writeToStandardInput((emulator.events("pairing_code").last!["code"] as! String) + "\n")
+        pairing.closeStandardInput()
+        #expect(await pairing.waitForExit() == 0, "\(pairing.standardError)")
+
+        for withRuntimeDirectory in [true, false] {
+            var environment = base
+            if withRuntimeDirectory { environment["XDG_RUNTIME_DIR"] = runtime.path }
+            let daemon = try TestProcess(cli, ["serve", "--json"], environment: environment)
+            defer { daemon.terminate() }
+            try await daemon.waitFor("\"event\":\"ready\"")
+            let expected = withRuntimeDirectory ? runtime.path + "/photon/photon.sock" : base["HOME"]! + "/.local/state/photon/run/photon.sock"
+            #expect(daemon.standardOutput.contains(expected), "\(daemon.standardOutput)")
+            let p = try TestProcess(front, ["key", "tv", "home"], environment: environment)
+            p.closeStandardInput()
+            #expect(await p.waitForExit() == 0, "\(withRuntimeDirectory): \(p.standardError)")
+            daemon.terminate()
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(emulator.events("key").count == 2)
+    }
 }
