@@ -102,10 +102,26 @@ actor TVConnection {
         }
         let task = attempt ?? startAttempt(timeout: min(connectTimeout, max(deadline - ContinuousClock.now, .milliseconds(1))))
         do {
-            return try await task.value
+            return try await Self.value(of: task, before: deadline)
         } catch {
             throw outage(PhotonError.wrap(error))
         }
+    }
+
+    /// The attempt's session, or `timeout` at `deadline`: joining an attempt that a
+    /// background retry started (with its own, longer limit) must not make a command
+    /// wait past its lifetime. The attempt itself goes on.
+    static func value(of attempt: Task<any RemoteSession, any Error>, before deadline: ContinuousClock.Instant) async throws
+        -> any RemoteSession
+    {
+        let outcome = Promise<any RemoteSession>()
+        Task { outcome.resolve(await attempt.result) }
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            outcome.fail(PhotonError(.timeout, "the TV did not answer in time", hint: "check that it is on and on this network"))
+        }
+        defer { timer.cancel() }
+        return try await outcome.value()
     }
 
     private var name: String { Redaction.sanitize(device.nickname) }

@@ -40,9 +40,13 @@ final class FakeTV: Sendable {
     let sessions = Locked<[FakeSession]>([])
     let attempts = Locked(0)
     let failure = Locked<PhotonError?>(nil)
+    /// How long a connection attempt takes (a TV that does not answer SYNs).
+    let delay = Locked<Duration>(.zero)
 
-    func open() throws -> any RemoteSession {
+    func open() async throws -> any RemoteSession {
         attempts.withLock { $0 += 1 }
+        let delay = self.delay.withLock { $0 }
+        if delay > .zero { try await Task.sleep(for: delay) }
         if let failure = failure.withLock({ $0 }) { throw failure }
         let session = FakeSession()
         sessions.withLock { $0.append(session) }
@@ -58,7 +62,7 @@ final class FakeTV: Sendable {
         pairedAt: Date(timeIntervalSince1970: 0))
 
     func connection(_ tv: FakeTV, backoff: ReconnectBackoff = ReconnectBackoff()) -> TVConnection {
-        TVConnection(device: device, connectTimeout: .seconds(2), backoff: backoff, log: .silent) { _, _ in try tv.open() }
+        TVConnection(device: device, connectTimeout: .seconds(2), backoff: backoff, log: .silent) { _, _ in try await tv.open() }
     }
 
     var soon: ContinuousClock.Instant { .now + .seconds(2) }
@@ -147,5 +151,25 @@ final class FakeTV: Sendable {
         await connection.close()
         #expect(await connection.state == .closed)
         await #expect(throws: PhotonError.self) { try await connection.send(.key(.key(.home), .press), deadline: soon) }
+    }
+
+    @Test func aCommandDoesNotWaitPastItsLifetimeForASlowAttempt() async throws {
+        let tv = FakeTV()
+        tv.delay.withLock { $0 = .seconds(2) }
+        let connection = connection(tv)
+        await connection.warm()
+        let start = ContinuousClock.now
+        do {
+            try await connection.send(.key(.key(.home), .press), deadline: .now + .milliseconds(300))
+            Issue.record("sent before the TV answered")
+        } catch let error as PhotonError {
+            #expect(error.code == .timeout)
+        }
+        #expect(ContinuousClock.now - start < .seconds(1))
+        // The attempt itself went on and connected; nothing was sent by it.
+        try await waitUntil { await connection.state == .connected }
+        #expect(tv.delivered.isEmpty)
+        try await connection.send(.key(.key(.home), .press), deadline: soon)
+        #expect(tv.delivered.count == 1)
     }
 }
