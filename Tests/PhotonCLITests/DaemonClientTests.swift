@@ -32,7 +32,9 @@ extension DaemonTests {
             let p = try await frontEnd(arguments)
             #expect(p.process.terminationStatus == 0, "\(arguments): \(p.standardError)")
         }
-        try await Task.sleep(for: .milliseconds(200))
+        try await eventually {
+            setup.emulator.events("key").count >= 5 && !texts(setup.emulator).isEmpty && !setup.emulator.events("launch").isEmpty
+        }
         let keys = setup.emulator.events("key").map { "\($0["key"] ?? "")/\($0["direction"] ?? "")" }
         #expect(keys == [
             "KEYCODE_VOLUME_UP/SHORT", "KEYCODE_VOLUME_DOWN/SHORT", "KEYCODE_DPAD_CENTER/START_LONG", "KEYCODE_DPAD_CENTER/END_LONG",
@@ -116,7 +118,7 @@ extension DaemonTests {
         #expect(setup.emulator.events("client_disconnected").count == 1)
         kill(setup.daemon.process.processIdentifier, SIGHUP)
         try await setup.daemon.waitFor("reloaded the store: 1 TV(s) closed")
-        try await Task.sleep(for: .milliseconds(300))
+        try await eventually { setup.emulator.events("client_disconnected").count >= 2 }
         #expect(setup.emulator.events("client_disconnected").count == 2)
         let client = try await ServiceClient.connect(path: setup.socket, timeout: .seconds(5))
         #expect(try await client.request("list")["tvs"]?.arrayValue?.isEmpty == true)
@@ -168,7 +170,7 @@ extension DaemonTests {
             #expect(await p.waitForExit() == 0, "\(withRuntimeDirectory): \(p.standardError)")
             daemon.terminate()
         }
-        try await Task.sleep(for: .milliseconds(100))
+        try await eventually { emulator.events("key").count >= 2 }
         #expect(emulator.events("key").count == 2)
     }
 }

@@ -49,6 +49,16 @@ import Testing
         return p
     }
 
+    /// Waits until `condition` holds (what the emulator prints arrives a little after the
+    /// daemon's "ok", which means the TV's connection took the command).
+    func eventually(within limit: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+        let end = ContinuousClock.now + limit
+        while !condition() {
+            guard ContinuousClock.now < end else { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// The texts the emulator received, in order.
     func texts(_ emulator: Emulator) -> [String] { emulator.events("text").compactMap { $0["text"] as? String } }
 
@@ -65,7 +75,7 @@ import Testing
         #expect(text.process.terminationStatus == 0, "\(text.standardError)")
         let status = try await run(setup.home, ["status", "tv", "--json"])
         #expect(status.standardOutput.contains("\"power\":\"on\""), "\(status.standardOutput) \(status.standardError)")
-        try await Task.sleep(for: .milliseconds(200))
+        try await eventually { setup.emulator.events("key").count >= 8 && !texts(setup.emulator).isEmpty }
         // One remote connection for all ten commands; the keys arrived in order.
         #expect(setup.emulator.events("client_connected").count - before == 1)
         let keys = setup.emulator.events("key").map { $0["key"] as? String ?? "" }
@@ -79,7 +89,7 @@ import Testing
         // --direct still opens a connection of its own.
         let direct = try await run(setup.home, ["key", "tv", "home", "--direct"])
         #expect(direct.process.terminationStatus == 0)
-        try await Task.sleep(for: .milliseconds(100))
+        try await eventually { setup.emulator.events("client_connected").count - before >= 2 }
         #expect(setup.emulator.events("client_connected").count - before == 2)
 
         // SIGTERM: exit 0, the socket removed, the TV session closed.
@@ -153,6 +163,9 @@ import Testing
             }
         }
         for n in 0..<50 { #expect(await send("before-\(n)") == nil) }
+        // "ok" means the TV's connection took the command; let the emulator print them all.
+        let printed = ContinuousClock.now + .seconds(10)
+        while texts(first).count < 50, ContinuousClock.now < printed { try await Task.sleep(for: .milliseconds(20)) }
 
         // The TV goes away. Once the daemon has noticed, every command fails at once.
         first.process.terminate()
@@ -178,7 +191,7 @@ import Testing
         #expect(firstAfter != nil, "the daemon never reconnected: \(setup.daemon.standardError)")
         for n in 0..<50 { #expect(await send("after-\(n)") == nil) }
         await client.close()
-        try await Task.sleep(for: .milliseconds(300))
+        try await eventually { texts(second).count >= 51 }
 
         let beforeTexts = texts(first)
         let afterTexts = texts(second)
@@ -241,7 +254,7 @@ import Testing
 
         // The good client never noticed.
         for _ in 0..<20 { try await goodKey() }
-        try await Task.sleep(for: .milliseconds(200))
+        try await eventually { setup.emulator.events("key").count >= 21 }
         #expect(setup.emulator.events("key").count == 21)
         #expect(!setup.emulator.events("key").contains { $0["key"] as? String == "KEYCODE_POWER" })
         await good.close()
@@ -323,7 +336,7 @@ import Testing
         }
         let status = try await run(home, ["status", "bedroom", "--json"])
         #expect(status.process.terminationStatus == 0, "\(status.standardError)")
-        try await Task.sleep(for: .milliseconds(200))
+        try await eventually { emulator.events("key").count >= 3 && !emulator.events("text").isEmpty }
         #expect(emulator.events("client_connected").count - connectedBefore == 1)
         #expect(emulator.events("key").map { $0["key"] as? String ?? "" } == ["KEY_HOME", "KEY_UP", "KEY_VOLUP"])
         #expect(emulator.events("text").first?["text"] as? String == "hello")
