@@ -148,9 +148,6 @@ public actor CommandRouter {
     /// The TV a session is bound to.
     public func target(of id: UUID) -> String? { sessions[id]?.target }
 
-    /// How many sessions are open (for the daemon's status).
-    public var openSessionCount: Int { sessions.count }
-
     private func missing(_ id: UUID) -> RouterRejection { closedSet.contains(id) ? .closedSession : .unknownSession }
 
     /// Binds the session to another TV: the generation changes and work for the old TV is

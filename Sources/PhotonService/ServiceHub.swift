@@ -92,17 +92,6 @@ actor ServiceHub {
         return (closed, table.all.count)
     }
 
-    /// How many TVs are connected right now, and how many connections were opened in all.
-    func counts() async -> (connected: Int, opened: Int, served: Int) {
-        var connected = 0
-        var opened = 0
-        for (_, connection) in table.all {
-            if await connection.state == .connected { connected += 1 }
-            opened += await connection.connectCount
-        }
-        return (connected, opened, table.all.count)
-    }
-
     /// Closes every TV session.
     func shutdown() async {
         stopping = true

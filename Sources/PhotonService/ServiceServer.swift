@@ -148,6 +148,4 @@ public final class ServiceServer: Sendable {
         }
     }
 
-    /// Counts for tests and benchmarks: TVs connected now, sessions opened in all.
-    public func counts() async -> (connected: Int, opened: Int, served: Int) { await hub.counts() }
 }

@@ -243,11 +243,6 @@ actor TVConnection {
         _ = startAttempt(timeout: connectTimeout)
     }
 
-    /// Waits until the current attempt, if any, ends.
-    func settled() async {
-        if let attempt { _ = await attempt.result }
-    }
-
     // MARK: state and subscribers
 
     private func record(_ event: TVEvent, from source: any RemoteSession) {
