@@ -28,7 +28,7 @@ enum DaemonBench {
     }
 
     static func run(repositoryRoot: URL, tvCount: Int = 500) async throws -> (rows: [String], notes: [String]) {
-        raiseDescriptorLimit()
+        EventLoop.raiseDescriptorLimit()
         let photon = repositoryRoot.appendingPathComponent(".build/release/photon").path
         let log = Log()
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("pb-\(UUID().uuidString.prefix(8))")
@@ -223,12 +223,5 @@ enum DaemonBench {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-
-    static func raiseDescriptorLimit() {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import PhotonCore
+import PhotonNet
 import PhotonService
 
 /// `photon serve`: the daemon. Keeps warm sessions to the TVs its clients use and serves
@@ -20,7 +21,7 @@ enum ServeCommand {
         examples: ["photon serve", "photon serve --preconnect -v", "photon --home /tmp/photon-test serve --json"], run: run)
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        raiseDescriptorLimit()
+        EventLoop.raiseDescriptorLimit()
         let terminal = context.terminal
         let log = ServiceLog(
             notice: { line in terminal.writeError("photon serve: \(line)\n") }, debug: context.log)
@@ -55,14 +56,5 @@ enum ServeCommand {
         await server.stop()
         await accepting.value
         return 0
-    }
-
-    /// A daemon serving hundreds of TVs needs more descriptors than the usual soft
-    /// limit of 1024: take what the hard limit allows.
-    static func raiseDescriptorLimit() {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }

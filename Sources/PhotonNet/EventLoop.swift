@@ -244,3 +244,14 @@ func deadline(after timeout: Duration?) -> ContinuousClock.Instant? {
 
 /// The current errno as readable text.
 func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+
+extension EventLoop {
+    /// Raises this process's soft limit on open descriptors to the hard limit: a daemon
+    /// (or a benchmark) holding hundreds of connections needs more than the usual 1024.
+    public static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}

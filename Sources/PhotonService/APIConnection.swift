@@ -88,7 +88,7 @@ final class APIConnection: Sendable {
             .messageTooLarge, "request of more than \(limits.requestBytes) bytes (\(size) so far); disconnecting",
             hint: "one request per line, each under \(limits.requestBytes) bytes")
         log.notice("api client: \(error.message)")
-        outbox.push(JSONValue.object([("ok", false), ("error", ServiceProtocol.json(error))]).encoded)
+        outbox.push(ServiceProtocol.failure(error).encoded)
     }
 
     /// Answers one line. Returns false when the client must be disconnected.
@@ -102,10 +102,10 @@ final class APIConnection: Sendable {
         } catch {
             let photon = PhotonError.wrap(error)
             log.notice("api client: \(photon.message); disconnecting")
-            outbox.push(JSONValue.object([("ok", false), ("error", ServiceProtocol.json(photon))]).encoded)
+            outbox.push(ServiceProtocol.failure(photon).encoded)
             return false
         }
-        let id: (String, JSONValue)? = request["id"].map { ("id", $0) }
+        let id = request["id"]
         do {
             // A client may name the protocol it speaks; another one is refused unsent.
             if let spoken = request["protocol"], spoken.intValue != ServiceProtocol.version {
@@ -114,13 +114,12 @@ final class APIConnection: Sendable {
                     hint: "restart `photon serve` after upgrading")
             }
             let fields = try await perform(request["op"]!.stringValue!, request)
-            return outbox.push(JSONValue.object((id.map { [$0] } ?? []) + [("ok", true)] + fields).encoded)
+            return outbox.push(JSONValue.object((id.map { [("id", $0)] } ?? []) + [("ok", true)] + fields).encoded)
         } catch is AlreadyAnswered {
             return true
         } catch {
             let photon = error is RouterRejection ? (error as! RouterRejection).error : PhotonError.wrap(error)
-            return outbox.push(
-                JSONValue.object((id.map { [$0] } ?? []) + [("ok", false), ("error", ServiceProtocol.json(photon))]).encoded)
+            return outbox.push(ServiceProtocol.failure(photon, id: id).encoded)
         }
     }
 
@@ -262,7 +261,7 @@ final class APIConnection: Sendable {
                 .filter { session.capabilities.contains($0.0) }.map(\.1))
         let end = ContinuousClock.now + .milliseconds(Int64(min(max(wait, 0), 5) * 1000))
         while ContinuousClock.now < end {
-            let have = Set(await connection.knownEvents.compactMap { ServiceProtocol.fields($0).first?.0 })
+            let have = Set(await connection.knownEvents.map(ServiceProtocol.name(of:)))
             if wanted.isSubset(of: have) { break }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -89,6 +89,15 @@ public enum ServiceProtocol {
         }
     }
 
+    /// The event's name on the wire (`power`, `volume`, `app`, `device`, `disconnected`):
+    /// its first field, and the `event` of its notification.
+    public static func name(of event: TVEvent) -> String { fields(event)[0].0 }
+
+    /// The notification subscribers of `tv` get: `{"event":"power","tv":ID,"power":"on"}`.
+    public static func notification(_ event: TVEvent, tv: String) -> JSONValue {
+        .object([("event", .string(name(of: event))), ("tv", .string(tv))] + fields(event))
+    }
+
     /// Reads back an event written by `fields(_:)`.
     public static func event(from json: JSONValue) -> TVEvent? {
         if let power = json["power"]?.stringValue { return .power(isOn: power == "on") }
@@ -109,6 +118,11 @@ public enum ServiceProtocol {
             ("code", .string(error.code.rawValue)), ("message", .string(Redaction.redact(error.message))),
             ("hint", .optional(error.hint.map(Redaction.redact))), ("exitCode", .int(Int(error.exitCode))),
         ])
+    }
+
+    /// An error answer: `{"id":…,"ok":false,"error":{…}}` (no `id` when the request had none).
+    public static func failure(_ error: PhotonError, id: JSONValue? = nil) -> JSONValue {
+        .object((id.map { [("id", $0)] } ?? []) + [("ok", false), ("error", json(error))])
     }
 
     public static func error(from json: JSONValue?) -> PhotonError {

@@ -92,9 +92,7 @@ public final class ServiceServer: Sendable {
         guard let peer = stream.peerCredentials, peer.uid == me else {
             let who = stream.peerCredentials.map { "uid \($0.uid) (pid \($0.pid))" } ?? "an unknown process"
             log.notice("refused a client: \(who) is not this user (uid \(me))")
-            let error = PhotonError(.storePermissions, "this daemon serves uid \(me) only", hint: "run photon as that user")
-            try? await stream.write(Array((JSONValue.object([("ok", false), ("error", ServiceProtocol.json(error))]).encoded + "\n").utf8), timeout: .seconds(1))
-            await stream.close()
+            await refuse(stream, PhotonError(.storePermissions, "this daemon serves uid \(me) only", hint: "run photon as that user"))
             return
         }
         let id = UUID()
@@ -105,15 +103,20 @@ public final class ServiceServer: Sendable {
             return true
         }
         guard admitted else {
-            let error = PhotonError(.unreachable, "the daemon is busy (\(limits.clients) clients) or stopping", hint: "try again")
-            try? await stream.write(Array((JSONValue.object([("ok", false), ("error", ServiceProtocol.json(error))]).encoded + "\n").utf8), timeout: .seconds(1))
-            await stream.close()
+            await refuse(stream, PhotonError(.unreachable, "the daemon is busy (\(limits.clients) clients) or stopping", hint: "try again"))
             return
         }
         log.debug("api client connected (pid \(peer.pid))")
         await connection.run(greeting: greeting)
         state.withLock { _ = $0.clients.removeValue(forKey: id) }
         log.debug("api client left (pid \(peer.pid))")
+    }
+
+    /// Answers a client that is not served with one error line (instead of the greeting)
+    /// and hangs up without reading from it.
+    private func refuse(_ stream: SocketStream, _ error: PhotonError) async {
+        try? await stream.write(Array((ServiceProtocol.failure(error).encoded + "\n").utf8), timeout: .seconds(1))
+        await stream.close()
     }
 
     private var greeting: JSONValue {

@@ -53,7 +53,8 @@ actor TVConnection {
     private var lastError: PhotonError?
     private var lastFailure: ContinuousClock.Instant?
     private var failures = 0
-    private var known: [(String, TVEvent)] = []
+    /// The latest event of each name, the most recently changed last.
+    private(set) var knownEvents: [TVEvent] = []
     private var subscribers: [UUID: Subscriber] = [:]
     /// How many sessions this connection opened (1 while the TV never dropped).
     private(set) var connectCount = 0
@@ -247,10 +248,10 @@ actor TVConnection {
 
     private func record(_ event: TVEvent, from source: any RemoteSession) {
         guard session === source else { return }
-        let key = ServiceProtocol.fields(event).first?.0 ?? "event"
-        known.removeAll { $0.0 == key }
-        known.append((key, event))
-        let line = JSONValue.object([("event", .string(key)), ("tv", .string(deviceID))] + ServiceProtocol.fields(event))
+        let name = ServiceProtocol.name(of: event)
+        knownEvents.removeAll { ServiceProtocol.name(of: $0) == name }
+        knownEvents.append(event)
+        let line = ServiceProtocol.notification(event, tv: deviceID)
         for subscriber in subscribers.values { subscriber(line) }
     }
 
@@ -271,9 +272,7 @@ actor TVConnection {
     func subscribe(_ id: UUID, _ subscriber: @escaping Subscriber) {
         subscribers[id] = subscriber
         subscriber(connectionLine(state, error: state == .connected ? nil : lastError))
-        for (key, event) in known {
-            subscriber(.object([("event", .string(key)), ("tv", .string(deviceID))] + ServiceProtocol.fields(event)))
-        }
+        for event in knownEvents { subscriber(ServiceProtocol.notification(event, tv: deviceID)) }
     }
 
     func unsubscribe(_ id: UUID) { subscribers[id] = nil }
@@ -286,12 +285,9 @@ actor TVConnection {
         ]
         if let session { fields.append(("capabilities", .array(session.capabilities.sortedNames.map { .string($0) }))) }
         if state != .connected, let lastError { fields.append(("error", ServiceProtocol.json(lastError))) }
-        for (_, event) in known { fields += ServiceProtocol.fields(event) }
+        for event in knownEvents { fields += ServiceProtocol.fields(event) }
         return fields
     }
-
-    /// The events the TV reported so far, in the order of their keys' first arrival.
-    var knownEvents: [TVEvent] { known.map(\.1) }
 
     /// Takes a changed record (renamed, paired again). A change of address or pairing
     /// drops the session so the next command connects with the new details.

@@ -6,6 +6,14 @@ import PhotonTestSupport
 import Testing
 
 @Suite struct StreamTests {
+    /// A loopback TCP connection: the listener (to close), our end and the server's end.
+    func connectedPair() async throws -> (TCPListener, SocketStream, SocketStream) {
+        let listener = try TCPListener()
+        async let accepted = listener.accept()
+        let client = try await SocketStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
+        return (listener, client, try await accepted)
+    }
+
     @Test func connectingToAClosedPortFailsFastAsUnreachable() async throws {
         let port = try freePort()
         let start = ContinuousClock.now
@@ -21,11 +29,8 @@ import Testing
     }
 
     @Test func readTimesOutWhenNothingArrives() async throws {
-        let listener = try TCPListener()
+        let (listener, client, server) = try await connectedPair()
         defer { listener.close() }
-        async let accepted = listener.accept()
-        let client = try await SocketStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
-        let server = try await accepted
         do {
             _ = try await client.read(maxLength: 10, timeout: .milliseconds(150))
             Issue.record("a read with nothing to read returned")
@@ -59,11 +64,9 @@ import Testing
     }
 
     @Test func cancellationEndsAPendingRead() async throws {
-        let listener = try TCPListener()
-        defer { listener.close() }
-        async let accepted = listener.accept()
-        let client = try await SocketStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
-        _ = try await accepted
+        let (listener, client, server) = try await connectedPair()
+        // The server end stays open: only our side ends the read.
+        defer { withExtendedLifetime(server) { listener.close() } }
         let reader = Task { try await client.read(maxLength: 10, timeout: nil) }
         try await Task.sleep(for: .milliseconds(50))
         reader.cancel()
@@ -72,11 +75,9 @@ import Testing
     }
 
     @Test func closeEndsAPendingRead() async throws {
-        let listener = try TCPListener()
-        defer { listener.close() }
-        async let accepted = listener.accept()
-        let client = try await SocketStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
-        _ = try await accepted
+        let (listener, client, server) = try await connectedPair()
+        // The server end stays open: only our side ends the read.
+        defer { withExtendedLifetime(server) { listener.close() } }
         let reader = Task { try await client.read(maxLength: 10, timeout: nil) }
         try await Task.sleep(for: .milliseconds(50))
         await client.close()
