@@ -8,6 +8,7 @@ SWIFT_FLAGS ?=
 demo:
 	scripts/setup.sh build
 	$(SWIFT) build $(SWIFT_FLAGS) --product photon
+	$(SWIFT) build $(SWIFT_FLAGS) --product photon-cli
 	.build/debug/photon demo
 
 ## make build: debug build of everything
