@@ -239,7 +239,7 @@ final class AndroidTVSession: RemoteSession {
             try await framed.send(RemoteMessage.keyInject(code: code, direction: .startLong).encoded())
             // The release is sent even if the wait is cancelled, so no key stays held.
             let slept: Result<Void, any Error> = await Result { try await Task.sleep(for: .milliseconds(milliseconds)) }
-            try await framed.send(RemoteMessage.keyInject(code: code, direction: .endLong).encoded())
+            try await CommandDeadline.exempt { try await framed.send(RemoteMessage.keyInject(code: code, direction: .endLong).encoded()) }
             try slept.get()
         case .text(let text):
             guard !text.isEmpty else { throw PhotonError(.usage, "there is no text to type") }

@@ -16,6 +16,7 @@ public final class FramedStream: Sendable {
     }
 
     public func send(_ message: [UInt8], timeout: Duration? = .seconds(10)) async throws {
+        try CommandDeadline.checkBeforeSending()
         try await stream.write(VarintFraming.frame(message), timeout: timeout)
     }
 
@@ -59,18 +60,6 @@ public enum AndroidTVCertificateSubject {
         return (name.map { Redaction.sanitize($0, limit: 64) }, mac)
     }
 
-    /// `AA:BB:CC:DD:EE:FF` from any common spelling, or nil.
-    public static func normalizedMAC(_ text: String) -> String? {
-        let hex = text.uppercased().filter { $0.isHexDigit }
-        let separators = text.filter { $0 == ":" || $0 == "-" }.count
-        guard hex.count == 12, separators == 0 || separators == 5, text.count == 12 + separators else { return nil }
-        var out: [String] = []
-        var index = hex.startIndex
-        for _ in 0..<6 {
-            let next = hex.index(index, offsetBy: 2)
-            out.append(String(hex[index..<next]))
-            index = next
-        }
-        return out.joined(separator: ":")
-    }
+    /// `AA:BB:CC:DD:EE:FF` from any common spelling (ASCII hex only), or nil.
+    public static func normalizedMAC(_ text: String) -> String? { MACAddress.normalized(text) }
 }

@@ -58,11 +58,12 @@ public enum SamsungEvent: Sendable, Equatable {
         }
     }
 
-    /// A token is an opaque short string; TVs send a string, some fixtures a number.
+    /// A token is an opaque short string of ASCII letters, digits and '-'; TVs send a
+    /// string, some fixtures a number. Anything else is not stored (it goes into a URL).
     static func tokenValue(_ value: Any?) -> String? {
         let text: String?
         if let s = value as? String { text = s } else if let n = value as? Int { text = String(n) } else { text = nil }
-        guard let text, !text.isEmpty, text.count <= 128, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+        guard let text, !text.isEmpty, text.count <= 128, text.utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45 }) else {
             return nil
         }
         return text
@@ -112,7 +113,9 @@ public enum SamsungCommand {
         allowed.insert(charactersIn: "-._~")
         let name = Data(clientName.utf8).base64EncodedString().addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
         var target = "/api/v2/channels/samsung.remote.control?name=\(name)"
-        if let token, !token.isEmpty { target += "&token=\(token)" }
+        if let token, !token.isEmpty {
+            target += "&token=\(token.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        }
         return target
     }
 }
@@ -142,20 +145,12 @@ public struct SamsungDeviceInfo: Sendable, Equatable {
             support = parsed
         }
         let tokenAuth = (string("TokenAuthSupport") ?? support["TokenAuthSupport"] as? String) == "true"
-        let mac = string("wifiMac").flatMap(normalizedMAC)
+        let mac = string("wifiMac").flatMap(MACAddress.normalized)
         let rawName = string("name") ?? (root["name"] as? String) ?? "Samsung TV"
         return SamsungDeviceInfo(
             id: string("duid") ?? string("id"), name: decodeEntities(rawName), modelName: string("modelName"),
             model: string("model"), tokenAuthSupport: tokenAuth, powerState: device["PowerState"] == nil ? nil : string("PowerState"),
             wifiMac: mac, frameTV: string("FrameTVSupport") == "true")
-    }
-
-    static func normalizedMAC(_ text: String) -> String? {
-        let hex = text.uppercased().filter(\.isHexDigit)
-        guard hex.count == 12, hex != "000000000000", text.count == 17 || text.count == 12 else { return nil }
-        return stride(from: 0, to: 12, by: 2).map { i in
-            String(hex[hex.index(hex.startIndex, offsetBy: i)..<hex.index(hex.startIndex, offsetBy: i + 2)])
-        }.joined(separator: ":")
     }
 
     static func decodeEntities(_ text: String) -> String {

@@ -44,6 +44,10 @@ final class SamsungSession: RemoteSession {
     {
         let restPort = device.ports["rest"] ?? 8001
         let tls = SamsungTVAdapter.usesTLS(port: device.port, restPort: restPort)
+        if !tls, secrets.token != nil {
+            // A token is a credential: it travels only inside TLS, never in a clear URL.
+            throw SamsungTVAdapter.tokenInClear(device.endpoint)
+        }
         var security = TransportSecurity.plain
         if tls {
             guard let pin = secrets.pin else {
@@ -62,7 +66,7 @@ final class SamsungSession: RemoteSession {
                 context.log.debug("the TV issued a new token; saving it")
                 var updated = secrets
                 updated.token = token
-                try await context.secretsChanged(updated)
+                try await context.secretsChanged(secrets, updated)
             }
         } catch {
             await channel.close(code: 1000, reason: "")
@@ -256,7 +260,7 @@ final class SamsungSession: RemoteSession {
                 try await Task.sleep(for: .milliseconds(milliseconds))
                 slept = .success(())
             } catch { slept = .failure(error) }
-            try await sendKey(code, .release, paced: false)
+            try await CommandDeadline.exempt { try await sendKey(code, .release, paced: false) }
             try slept.get()
         case .text(let text):
             guard !text.isEmpty else { throw PhotonError(.usage, "there is no text to type") }

@@ -92,6 +92,13 @@ public struct SamsungTVAdapter: TVAdapter {
 
     /// Whether a WebSocket port means TLS: 8001 and the REST port are plain, others TLS.
     static func usesTLS(port: UInt16, restPort: UInt16) -> Bool { port != restPort && port != 8001 }
+
+    /// The refusal when a token would go over a plain connection.
+    static func tokenInClear(_ endpoint: Endpoint) -> PhotonError {
+        PhotonError(
+            .authenticationRefused, "this TV uses a token, and \(endpoint) is a plain (unencrypted) port: the token would travel in clear text, so nothing was sent",
+            hint: "pair again on the TV's TLS port: photon pair \(Endpoint(host: endpoint.host, port: 8002)) --brand samsung")
+    }
 }
 
 /// Pairing: device information, consent to the TV's certificate, then the on-screen
@@ -138,13 +145,18 @@ struct SamsungPairingFlow: PairingFlow {
         }
         defer { Task { await channel.close(code: 1000, reason: "") } }
         let token = try await SamsungSession.waitForConnect(channel, timeout: acceptTimeout, pairing: true, log: context.log)
+        if !tls && token != nil {
+            // Issued over a clear channel: storing it would send it in clear on every connection.
+            throw SamsungTVAdapter.tokenInClear(endpoint)
+        }
         if tls && token == nil {
             throw PhotonError(
                 .pairingRefused, "the TV accepted but issued no token",
                 hint: "set the TV's Access Notification to \"First Time Only\" (Settings → General → External Device Manager → Device Connection Manager) and pair again")
         }
         let idPart = info.wifiMac.map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
-            ?? info.id.map { String($0.filter { $0.isHexDigit }.suffix(12)).lowercased() } ?? endpoint.host.filter(\.isNumber)
+            ?? info.id.map { String($0.unicodeScalars.filter { $0.isASCII && $0.properties.isASCIIHexDigit }.suffix(12)).lowercased() }
+            ?? DeviceRecord.idPart(fromHost: endpoint.host)
         let device = DeviceRecord(
             id: "samsung-" + idPart, nickname: "samsung-" + idPart, brand: SamsungTVAdapter.brandID, host: endpoint.host,
             port: endpoint.port, ports: ["rest": restPort], name: info.name, model: info.modelName, mac: info.wifiMac,

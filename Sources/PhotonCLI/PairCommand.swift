@@ -14,6 +14,7 @@ enum PairCommand {
             OptionSpec("trust", value: "FINGERPRINT", help: "consent to this SHA-256 certificate fingerprint without asking"),
             OptionSpec("pairing-port", value: "PORT", help: "Android TV pairing port (default: remote port + 1)"),
             OptionSpec("rest-port", value: "PORT", help: "Samsung REST port (default 8001)"),
+            OptionSpec("replace", help: "replace a paired TV with the same id but another certificate or address"),
         ],
         details: """
             ADDRESS is HOST[:PORT] (IPv6 in brackets). Photon first shows the SHA-256 fingerprint
@@ -63,13 +64,20 @@ enum PairCommand {
             let base = DeviceNaming.suggestedNickname(from: paired.device.name ?? adapter.id)
             var candidate = base
             var n = 2
-            while existing.devices.contains(where: { $0.nickname == candidate && $0.id != paired.device.id }) {
+            while (try? DeviceNaming.checkUnique(nickname: candidate, for: paired.device.id, among: existing.devices)) == nil {
                 candidate = "\(base)-\(n)"
                 n += 1
             }
             paired.device.nickname = candidate
         }
-        try await context.store.save(paired)
+        do {
+            try await context.store.save(paired, replacing: parsed.flag("replace"))
+        } catch let error as PhotonError where error.code == .untrustedCertificate && context.terminal.isInteractive {
+            context.terminal.writeError("photon: \(error.message)\nReplace the stored TV with this one? [y/N] ")
+            let reply = context.terminal.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+            guard reply == "y" || reply == "yes" else { throw error }
+            try await context.store.save(paired, replacing: true)
+        }
         await DaemonPath.notifyStoreChanged(context)
         let device = paired.device
         context.emit(

@@ -45,7 +45,15 @@ enum WakeCommand {
         if let parsedMAC = try? WakeOnLAN.parseMAC(target) {
             mac = parsedMAC
         } else {
-            let device = try await SessionSupport.device(target, context: context)
+            let device: DeviceRecord
+            do {
+                device = try await SessionSupport.device(target, context: context)
+            } catch let error as PhotonError where MACAddress.looksLikeAttempt(target) {
+                // Not a paired TV, and written like a MAC: the MAC is what is wrong.
+                _ = error
+                _ = try WakeOnLAN.parseMAC(target)
+                throw error
+            }
             guard let stored = device.mac else {
                 throw PhotonError(
                     .unsupported, "no MAC address is stored for \(device.nickname)",

@@ -54,13 +54,14 @@ public struct AdapterContext: Sendable {
     public var timeout: Duration
     public var log: PhotonLog
     /// Called when a TV hands out new secrets mid-session (a Samsung TV rotating its
-    /// token): the host stores them at once.
-    public var secretsChanged: @Sendable (DeviceSecrets) async throws -> Void
+    /// token), with the secrets the session was opened with: the host stores the new ones
+    /// only if the stored ones are still those (not after `forget`, not over a re-pair).
+    public var secretsChanged: @Sendable (_ previous: DeviceSecrets, _ updated: DeviceSecrets) async throws -> Void
 
     public init(
         connector: any Connector, clientIdentity: ClientIdentity, clientName: String = "Photon",
         timeout: Duration = .seconds(10), log: PhotonLog = .silent,
-        secretsChanged: @escaping @Sendable (DeviceSecrets) async throws -> Void = { _ in }
+        secretsChanged: @escaping @Sendable (_ previous: DeviceSecrets, _ updated: DeviceSecrets) async throws -> Void = { _, _ in }
     ) {
         self.connector = connector
         self.clientIdentity = clientIdentity

@@ -49,8 +49,11 @@ public struct RouterPolicy: Sendable {
     public var clockTolerance: TimeInterval = 2
     /// The longest lifetime an envelope may claim.
     public var maximumLifetime: TimeInterval = 10
-    /// How many recent command ids are remembered per session for de-duplication.
-    public var duplicateWindow = 1024
+    /// How many recent command ids the router remembers for de-duplication, across all
+    /// sessions (one-shot sends open a session each). An id is kept until its command
+    /// expires — after that a copy is refused as expired anyway — or, under a flood,
+    /// until this many newer ids push it out.
+    public var duplicateWindow = 65_536
     public init() {}
 }
 
@@ -104,8 +107,6 @@ public actor CommandRouter {
         var target: String
         var generation: UInt64 = 0
         var lastSequence: UInt64?
-        var recentIDs: [UUID] = []
-        var recentSet: Set<UUID> = []
         var armedUntil: Date?
         var inFlight: [UUID: Task<Void, any Error>] = [:]
     }
@@ -118,6 +119,11 @@ public actor CommandRouter {
     /// Recently closed sessions, remembered (boundedly) to tell "closed" from "unknown".
     private var closedIDs: [UUID] = []
     private var closedSet: Set<UUID> = []
+    /// Ids of admitted commands with their expiry, oldest first, for de-duplication
+    /// across every session.
+    private var recentIDs: [UUID: Date] = [:]
+    private var recentOrder: [(id: UUID, expiresAt: Date)] = []
+    private var recentStart = 0
 
     public init(clock: any RouterClock = SystemClock(), policy: RouterPolicy = RouterPolicy(), capabilities: @escaping CapabilityLookup,
         deliver: @escaping Deliver)
@@ -142,7 +148,7 @@ public actor CommandRouter {
         for task in session.inFlight.values { task.cancel() }
         closedIDs.append(id)
         closedSet.insert(id)
-        if closedIDs.count > policy.duplicateWindow { closedSet.remove(closedIDs.removeFirst()) }
+        if closedIDs.count > 1024 { closedSet.remove(closedIDs.removeFirst()) }
     }
 
     /// The TV a session is bound to.
@@ -179,7 +185,9 @@ public actor CommandRouter {
         }
         guard sessions[envelope.sessionID]?.generation == generation else { throw RouterRejection.staleGeneration }
         let deliver = self.deliver
-        let task = Task { try await deliver(envelope) }
+        // The envelope's expiry travels with the delivery, so the adapter can refuse to
+        // write a command that waited (behind pacing, a slow write) past its lifetime.
+        let task = Task { try await CommandDeadline.$expiresAt.withValue(envelope.expiresAt) { try await deliver(envelope) } }
         sessions[envelope.sessionID]?.inFlight[envelope.id] = task
         defer { sessions[envelope.sessionID]?.inFlight[envelope.id] = nil }
         do {
@@ -193,9 +201,10 @@ public actor CommandRouter {
     private func admit(_ e: CommandEnvelope) throws -> UInt64 {
         guard var session = sessions[e.sessionID] else { throw missing(e.sessionID) }
         guard e.target == session.target else { throw RouterRejection.wrongTarget(expected: session.target) }
-        guard !session.recentSet.contains(e.id) else { throw RouterRejection.duplicate }
-        if let last = session.lastSequence, e.sequence <= last { throw RouterRejection.outOfOrder(last: last) }
         let now = clock.now
+        forgetExpiredIDs(now: now)
+        guard recentIDs[e.id] == nil else { throw RouterRejection.duplicate }
+        if let last = session.lastSequence, e.sequence <= last { throw RouterRejection.outOfOrder(last: last) }
         guard e.issuedAt <= now.addingTimeInterval(policy.clockTolerance) else { throw RouterRejection.fromTheFuture }
         guard e.expiresAt > now else { throw RouterRejection.expired }
         guard e.expiresAt.timeIntervalSince(e.issuedAt) <= policy.maximumLifetime else { throw RouterRejection.lifetimeTooLong }
@@ -205,14 +214,41 @@ public actor CommandRouter {
             guard Self.gestureMaySend(e.command) else { throw RouterRejection.gestureForbidden }
         }
         session.lastSequence = e.sequence
-        session.recentIDs.append(e.id)
-        session.recentSet.insert(e.id)
-        if session.recentIDs.count > policy.duplicateWindow {
-            session.recentSet.remove(session.recentIDs.removeFirst())
-        }
+        remember(e.id, until: e.expiresAt)
         sessions[e.sessionID] = session
         return session.generation
     }
+
+    private func remember(_ id: UUID, until expiresAt: Date) {
+        recentIDs[id] = expiresAt
+        recentOrder.append((id, expiresAt))
+        while recentIDs.count > policy.duplicateWindow, recentStart < recentOrder.count {
+            recentIDs[recentOrder[recentStart].id] = nil
+            recentStart += 1
+        }
+        compactRecent()
+    }
+
+    /// Drops ids whose commands have expired (in arrival order, which is close to
+    /// expiry order since lifetimes are short and bounded).
+    private func forgetExpiredIDs(now: Date) {
+        while recentStart < recentOrder.count, recentOrder[recentStart].expiresAt <= now {
+            let entry = recentOrder[recentStart]
+            if recentIDs[entry.id] == entry.expiresAt { recentIDs[entry.id] = nil }
+            recentStart += 1
+        }
+        compactRecent()
+    }
+
+    private func compactRecent() {
+        if recentStart > 4096 && recentStart * 2 > recentOrder.count {
+            recentOrder.removeFirst(recentStart)
+            recentStart = 0
+        }
+    }
+
+    /// How many command ids are remembered for de-duplication (for tests and the bench).
+    public var rememberedCommandCount: Int { recentIDs.count }
 
     /// Gestures may only navigate, play and change volume.
     static func gestureMaySend(_ command: RemoteCommand) -> Bool {

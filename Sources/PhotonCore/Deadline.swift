@@ -1,3 +1,5 @@
+import Foundation
+
 /// Runs `operation`, failing with a `timeout` error naming `what` if it has not finished
 /// after `timeout`. The operation is cancelled when the time is up, so it must react to
 /// cancellation (every Photon wait does).
@@ -23,5 +25,32 @@ extension Duration {
     public var seconds: Double {
         let c = components
         return Double(c.seconds) + Double(c.attoseconds) / 1e18
+    }
+}
+
+/// The expiry of the command being delivered, carried as a task-local value from the
+/// router to the adapter: a command can wait (behind Samsung's key pacing, or a slow
+/// write) past its `expiresAt`, and an expired command must not reach the TV. Transports
+/// check it just before they write a command's bytes.
+public enum CommandDeadline {
+    @TaskLocal public static var expiresAt: Date?
+
+    /// Throws the router's `expired` error when the command in flight has expired.
+    public static func checkBeforeSending() throws {
+        if let expiresAt, Date() >= expiresAt { throw RouterRejection.expired.error }
+    }
+
+    /// The time left for the command in flight, capped at `cap` (all of `cap` when no
+    /// command is in flight).
+    public static func remaining(cap: Duration) -> Duration {
+        guard let expiresAt else { return cap }
+        let left = expiresAt.timeIntervalSinceNow
+        return left <= 0 ? .zero : min(cap, .milliseconds(Int64(left * 1000)))
+    }
+
+    /// Runs `body` with no command deadline: for what must be sent whatever the time,
+    /// such as the release that ends a long press.
+    public static func exempt<T>(_ body: () async throws -> T) async rethrows -> T {
+        try await $expiresAt.withValue(nil) { try await body() }
     }
 }

@@ -36,6 +36,13 @@ public struct DeviceRecord: Sendable, Hashable, Codable {
     }
 
     public var endpoint: Endpoint { Endpoint(host: host, port: port) }
+
+    /// An id part for a TV that reports nothing better: the whole address, with every
+    /// character other than ASCII letters and digits as '-', so `192.168.1.23` and
+    /// `192.168.12.3` stay different (`192-168-1-23`, `192-168-12-3`).
+    public static func idPart(fromHost host: String) -> String {
+        String(String.UnicodeScalarView(host.lowercased().unicodeScalars.map { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) ? $0 : "-" }))
+    }
 }
 
 /// The secrets for one TV: its certificate pin and any token. Stored only in the secret

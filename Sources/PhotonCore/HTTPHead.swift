@@ -40,8 +40,10 @@ public struct HTTPHead: Sendable, Hashable {
     /// For a response: the status code.
     public var statusCode: Int? {
         let parts = startLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
-        return Int(parts[1])
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].utf8.count == 3,
+            parts[1].utf8.allSatisfy({ (48...57).contains($0) }), let code = Int(parts[1]), code >= 100
+        else { return nil }
+        return code
     }
 
     /// Serializes the head, ending with the blank line.
@@ -133,28 +135,24 @@ public enum HTTPClient {
         if method != "GET" || !body.isEmpty { headers.append(("Content-Length", String(body.count))) }
         try await stream.write(HTTPHead(startLine: "\(method) \(target) HTTP/1.1", headers: headers).bytes + body, timeout: timeout)
         let end = ContinuousClock.now + timeout
-        let (head, rest) = try await HTTPHeadReader.read(from: stream, timeout: timeout)
-        guard let status = head.statusCode else { throw PhotonError(.protocolViolation, "the answer to \(method) \(target) is not HTTP") }
-        var received = rest
-        let length = head["Content-Length"].flatMap { Int($0) }
-        if head.header("Transfer-Encoding", contains: "chunked") {
-            throw PhotonError(.unsupported, "chunked HTTP answers are not supported for \(target)")
-        }
-        while length.map({ received.count < $0 }) ?? true {
-            guard received.count <= maxBody else {
-                throw PhotonError(.messageTooLarge, "the answer to \(target) is larger than \(maxBody) bytes")
+        var parser = HTTPResponseParser(maxBody: maxBody)
+        while true {
+            let chunk: [UInt8]
+            do {
+                if let response = try parser.next() { return response }
+                let remaining = end - ContinuousClock.now
+                guard remaining > .zero else { throw PhotonError(.timeout, "the answer to \(method) \(target) timed out") }
+                chunk = try await stream.read(maxLength: 64 * 1024, timeout: remaining)
+            } catch let error as PhotonError where error.code == .protocolViolation {
+                throw PhotonError(.protocolViolation, "the answer to \(method) \(target) is not valid HTTP: \(error.message)", hint: error.hint)
             }
-            let chunk = try await stream.read(maxLength: 64 * 1024, timeout: end - ContinuousClock.now)
-            if chunk.isEmpty { break }
-            received += chunk
+            if chunk.isEmpty {
+                guard let response = try parser.next(atEnd: true) else {
+                    throw PhotonError(.connectionClosed, "the answer to \(target) was cut short")
+                }
+                return response
+            }
+            parser.append(chunk)
         }
-        if let length {
-            guard received.count >= length else { throw PhotonError(.connectionClosed, "the answer to \(target) was cut short") }
-            received = Array(received.prefix(length))
-        }
-        guard received.count <= maxBody else {
-            throw PhotonError(.messageTooLarge, "the answer to \(target) is larger than \(maxBody) bytes")
-        }
-        return Response(status: status, head: head, body: received)
     }
 }

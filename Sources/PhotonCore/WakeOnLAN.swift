@@ -6,39 +6,79 @@ public enum WakeOnLAN {
     /// Parses a MAC written as 12 hex digits, `aa:bb:cc:dd:ee:ff` / `aa-bb-…`, or
     /// `aabb.ccdd.eeff`, into 6 bytes.
     public static func parseMAC(_ text: String) throws -> [UInt8] {
-        let trimmed = text.trimmingSpaces
-        let chars = Array(trimmed)
-        var hex = ""
-        switch chars.count {
-        case 12: hex = trimmed
-        case 17 where [2, 5, 8, 11, 14].allSatisfy({ chars[$0] == ":" || chars[$0] == "-" }) && Set([2, 5, 8, 11, 14].map { chars[$0] }).count == 1:
-            hex = trimmed.filter { $0 != ":" && $0 != "-" }
-        case 14 where chars[4] == "." && chars[9] == ".":
-            hex = trimmed.filter { $0 != "." }
-        default: break
-        }
-        guard hex.count == 12, hex.allSatisfy(\.isHexDigit) else {
+        guard let bytes = MACAddress.bytes(text) else {
             throw PhotonError(
                 .usage, "'\(Redaction.sanitize(text))' is not a MAC address",
                 hint: "write it as AA:BB:CC:DD:EE:FF (the TV's MAC is stored when you pair)")
         }
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        for _ in 0..<6 {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
         guard bytes != [UInt8](repeating: 0, count: 6), bytes != [UInt8](repeating: 0xFF, count: 6) else {
-            throw PhotonError(.usage, "\(text) is not a device's MAC address")
+            throw PhotonError(.usage, "\(Redaction.sanitize(text)) is not a device's MAC address", hint: "write the TV's own MAC as AA:BB:CC:DD:EE:FF")
         }
         return bytes
     }
 
-    public static func magicPacket(mac: [UInt8]) -> [UInt8] {
-        precondition(mac.count == 6, "a MAC has 6 bytes")
+    public static func magicPacket(mac: [UInt8]) throws -> [UInt8] {
+        guard mac.count == 6 else { throw PhotonError(.usage, "a MAC address has 6 bytes, not \(mac.count)") }
         return [UInt8](repeating: 0xFF, count: 6) + Array([[UInt8]](repeating: mac, count: 16).joined())
     }
 
     public static func format(_ mac: [UInt8]) -> String { mac.map { hexByte($0) }.joined(separator: ":") }
+}
+
+/// MAC addresses as people and TVs write them. Only ASCII hex digits count: Swift's
+/// `Character.isHexDigit` also accepts fullwidth digits (`０`, `Ａ`), and a MAC comes from
+/// the TV (certificate subject, REST `wifiMac`), so such text must never pass as a MAC.
+public enum MACAddress {
+    /// The 6 bytes of `aa:bb:cc:dd:ee:ff`, `aa-bb-…`, `aabb.ccdd.eeff` or 12 hex digits
+    /// (one kind of separator throughout), or nil.
+    public static func bytes(_ text: String) -> [UInt8]? {
+        let chars = Array(text.trimmingSpaces.utf8)
+        let digits: [UInt8]
+        switch chars.count {
+        case 12:
+            digits = chars
+        case 17:
+            let separator = chars[2]
+            guard separator == 58 /* : */ || separator == 45 /* - */,
+                [2, 5, 8, 11, 14].allSatisfy({ chars[$0] == separator })
+            else { return nil }
+            digits = chars.enumerated().filter { ($0.offset + 1) % 3 != 0 }.map(\.element)
+        case 14:
+            guard chars[4] == 46, chars[9] == 46 else { return nil }
+            digits = chars.filter { $0 != 46 }
+        default:
+            return nil
+        }
+        guard digits.count == 12 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(6)
+        for i in stride(from: 0, to: 12, by: 2) {
+            guard let high = asciiHexValue(digits[i]), let low = asciiHexValue(digits[i + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    /// `AA:BB:CC:DD:EE:FF`, or nil for text that is not a MAC or is all zeros / all ones
+    /// (placeholders some TVs report).
+    public static func normalized(_ text: String) -> String? {
+        guard let bytes = bytes(text), bytes != [UInt8](repeating: 0, count: 6), bytes != [UInt8](repeating: 0xFF, count: 6) else {
+            return nil
+        }
+        return WakeOnLAN.format(bytes)
+    }
+
+    /// Whether `text` looks like an attempt at a MAC (hex digits and separators only,
+    /// with separators or the length of one), so a typo is reported as a malformed MAC
+    /// rather than as an unknown TV.
+    public static func looksLikeAttempt(_ text: String) -> Bool {
+        let chars = Array(text.trimmingSpaces.utf8)
+        guard chars.count >= 10, chars.count <= 20 else { return false }
+        guard chars.allSatisfy({ asciiHexValue($0) != nil || $0 == 58 || $0 == 45 || $0 == 46 }) else { return false }
+        let colonsOrDashes = chars.filter { $0 == 58 || $0 == 45 }.count
+        let dots = chars.filter { $0 == 46 }.count
+        // Dots: only the two of `aabb.ccdd.eeff` (an IPv4 address has three).
+        if dots > 0 { return dots == 2 && colonsOrDashes == 0 }
+        return colonsOrDashes >= 2 || chars.count == 12
+    }
 }

@@ -7,8 +7,12 @@ import PhotonCore
 /// then closes it, exactly once.
 final class Socket: Sendable {
     let registration: EventLoop.Registration
+    /// Whether the descriptor is closed. Its lock is held around every system call on the
+    /// descriptor (all non-blocking, so briefly) and around closing it, so a call can
+    /// never reach a later file or connection that reused the number.
     private let closed = Locked(false)
-    private let closing = Locked(false)
+    /// The graceful close in progress: every closer waits for the same one.
+    private let gracefulClose = Locked<Task<Void, Never>?>(nil)
     var fd: Int32 { registration.fd }
 
     init(adopting fd: Int32) {
@@ -19,38 +23,54 @@ final class Socket: Sendable {
 
     var isClosed: Bool { closed.withLock { $0 } }
 
+    /// Runs `body` with the descriptor if it is still open (nil once closed); closing
+    /// waits until `body` returns. `body` must not block or close the socket.
+    func withOpenDescriptor<R>(_ body: (Int32) throws -> R) rethrows -> R? {
+        try closed.withLock { isClosed in isClosed ? nil : try body(fd) }
+    }
+
     func close() {
-        let first = closed.withLock { c -> Bool in
-            defer { c = true }
-            return !c
+        closed.withLock { isClosed in
+            guard !isClosed else { return }
+            isClosed = true
+            EventLoop.shared.deregister(registration)
+            Glibc.close(fd)
         }
-        guard first else { return }
-        EventLoop.shared.deregister(registration)
-        Glibc.close(fd)
     }
 
     /// Closes gracefully: sends FIN, then reads and drops what the peer still sends until
     /// it closes too (bounded by `linger`). Closing with unread data would make the kernel
     /// send a reset, and a reset can destroy our last message before the peer reads it.
+    /// Every caller returns only when the socket is closed; the drain runs in a task of
+    /// its own, so a caller's cancellation (a session's reader being stopped) cannot cut
+    /// it short.
     func closeGracefully(linger: Duration = .seconds(2)) async {
-        // Only the first closer lingers; a second close while that runs must not cut
-        // the connection short with a hard close.
-        let first = closing.withLock { c -> Bool in
-            defer { c = true }
-            return !c
+        let closing = gracefulClose.withLock { current -> Task<Void, Never> in
+            if let current { return current }
+            let task = Task { await self.drainThenClose(linger: linger) }
+            current = task
+            return task
         }
-        guard first, !isClosed else { return }
-        shutdown(fd, Int32(SHUT_WR))
+        await closing.value
+    }
+
+    private func drainThenClose(linger: Duration) async {
+        defer { close() }
+        guard withOpenDescriptor({ shutdown($0, Int32(SHUT_WR)) }) != nil else { return }
         let end = ContinuousClock.now + linger
         var scratch = [UInt8](repeating: 0, count: 4096)
         while ContinuousClock.now < end {
-            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            var failure: Int32 = 0
+            guard let n = withOpenDescriptor({ fd -> Int in
+                let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n < 0 { failure = errno }
+                return n
+            }) else { return }
             if n > 0 { continue }
-            if n == 0 { break }
-            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { break }
-            do { try await wait(for: .read, deadline: end) } catch { break }
+            if n == 0 { return }
+            guard failure == EAGAIN || failure == EWOULDBLOCK || failure == EINTR else { return }
+            do { try await wait(for: .read, deadline: end) } catch { return }
         }
-        close()
     }
 
     /// A new socket of `type` bound to `address` (SO_REUSEADDR; IPv6 sockets IPv6-only),

@@ -2,7 +2,8 @@ import Glibc
 import PhotonCore
 
 /// A plain TCP byte stream. Reads and writes are each serialized, so one reader task and
-/// several writer tasks may share it.
+/// several writer tasks may share it; each system call holds the socket's descriptor
+/// lock, so a concurrent `close` can never let it touch a reused descriptor number.
 public final class SocketStream: ByteStream {
     let socket: Socket
     public let peerAddress: SocketAddress?
@@ -28,11 +29,14 @@ public final class SocketStream: ByteStream {
         return try await readGate.withGate {
             while true {
                 var failure: Int32 = 0
+                var open = true
                 let bytes = [UInt8](unsafeUninitializedCapacity: max(1, maxLength)) { buffer, count in
-                    let n = recv(socket.fd, buffer.baseAddress, buffer.count, 0)
-                    count = max(n, 0)
-                    if n < 0 { failure = errno }
+                    let n = socket.withOpenDescriptor { recv($0, buffer.baseAddress, buffer.count, 0) }
+                    count = max(n ?? 0, 0)
+                    if let n, n < 0 { failure = errno }
+                    open = n != nil
                 }
+                guard open else { throw PhotonError(.connectionClosed, "the connection was closed") }
                 if failure == 0 { return bytes }
                 switch failure {
                 case EAGAIN, EWOULDBLOCK: try await socket.wait(for: .read, deadline: end)
@@ -50,17 +54,23 @@ public final class SocketStream: ByteStream {
         try await writeGate.withGate {
             var offset = 0
             while offset < bytes.count {
-                let n = bytes.withUnsafeBytes {
-                    send(socket.fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+                var failure: Int32 = 0
+                let sent = bytes.withUnsafeBytes { buffer in
+                    socket.withOpenDescriptor { fd -> Int in
+                        let n = send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                        if n < 0 { failure = errno }
+                        return n
+                    }
                 }
+                guard let n = sent else { throw PhotonError(.connectionClosed, "the connection was closed") }
                 if n >= 0 {
                     offset += n
                     continue
                 }
-                switch errno {
+                switch failure {
                 case EAGAIN, EWOULDBLOCK: try await socket.wait(for: .write, deadline: end)
                 case EINTR: continue
-                default: throw PhotonError(.connectionClosed, "writing failed: \(errnoText())")
+                default: throw PhotonError(.connectionClosed, "writing failed: \(errnoText(failure))")
                 }
             }
         }

@@ -196,7 +196,8 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
         }
     }
 
-    /// Sends close_notify (best effort, without waiting) and closes the socket.
+    /// Sends close_notify, shuts down writing and drains the TV's replies until it
+    /// closes (bounded), then closes the socket.
     public func close() async {
         // nil: someone else is already closing; leave the socket to them.
         let established = sslLock.withLock { () -> Bool? in
@@ -209,9 +210,10 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
             return finished
         }
         switch established {
-        case true?: await socket.closeGracefully()
         case false?: socket.close()
-        case nil: break
+        // Established, or another task is closing: wait for the graceful close, so no
+        // caller returns (and no process exits) while the TV's last replies are unread.
+        case true?, nil: await socket.closeGracefully()
         }
     }
 }

@@ -130,7 +130,7 @@ public enum WakeOnLANSender {
     /// went. Fails only if no packet could be sent at all.
     @discardableResult
     public static func wake(mac: [UInt8], destinations: [String], ports: [UInt16]) throws -> [String] {
-        let packet = WakeOnLAN.magicPacket(mac: mac)
+        let packet = try WakeOnLAN.magicPacket(mac: mac)
         var sent: [String] = []
         var lastError: (any Error)?
         for destination in destinations {

@@ -66,7 +66,7 @@ public final class WebSocketConnection: MessageStream {
                     throw error
                 }
                 if let frame {
-                    if let message = try await handle(frame) { return message }
+                    if let message = try await handle(frame, deadline: end) { return message }
                     continue
                 }
                 let remaining = end.map { $0 - ContinuousClock.now }
@@ -99,10 +99,10 @@ public final class WebSocketConnection: MessageStream {
     public func sendPing() async throws { try await ping([0x70]) }
 
     /// Handles one frame; returns a message when one is complete.
-    private func handle(_ frame: WebSocketFrame) async throws -> WebSocketMessage? {
+    private func handle(_ frame: WebSocketFrame, deadline: ContinuousClock.Instant?) async throws -> WebSocketMessage? {
         switch frame.opcode {
         case .ping:
-            try? await sendFrame(WebSocketFrame(opcode: .pong, payload: frame.payload))
+            try await answerPing(frame.payload, deadline: deadline)
             return nil
         case .pong:
             return nil
@@ -110,6 +110,16 @@ public final class WebSocketConnection: MessageStream {
             var code: UInt16 = 1005
             if frame.payload.count >= 2 {
                 code = UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1])
+                guard WebSocketFrame.isValidCloseCode(code) else {
+                    let error = PhotonError(.protocolViolation, "a close frame with code \(code), which must not be sent on the wire")
+                    await fail(error)
+                    throw error
+                }
+                guard String(validating: frame.payload.dropFirst(2), as: UTF8.self) != nil else {
+                    let error = PhotonError(.protocolViolation, "a close frame whose reason is not valid UTF-8")
+                    await fail(error, code: 1007)
+                    throw error
+                }
             } else if frame.payload.count == 1 {
                 await fail(PhotonError(.protocolViolation, "a close frame with a one-byte payload"))
                 return nil
@@ -177,6 +187,35 @@ public final class WebSocketConnection: MessageStream {
         return .text(text)
     }
 
+    /// The longest a pong may take to write. A peer that floods pings and stops reading
+    /// fills our send buffer; past this bound it is treated as gone.
+    static let pongWriteLimit: Duration = .seconds(2)
+
+    /// Answers a ping within the receive's deadline (and `pongWriteLimit`), so a flood of
+    /// pings cannot hold a receive, or the send gate, for long. A pong that cannot be
+    /// written in time ends the connection: a half-written frame cannot be taken back.
+    private func answerPing(_ payload: [UInt8], deadline: ContinuousClock.Instant?) async throws {
+        let now = ContinuousClock.now
+        let end = min(deadline ?? now + Self.pongWriteLimit, now + Self.pongWriteLimit)
+        guard end > now else { return }  // The receive's own deadline has passed; it reports that.
+        do {
+            try await withTimeout(end - now, "writing a pong") {
+                try await self.sendFrame(WebSocketFrame(opcode: .pong, payload: payload))
+            }
+        } catch let error as PhotonError where error.code == .timeout {
+            closeState.withLock {
+                $0.sentClose = true
+                if $0.peerCode == nil { $0.peerCode = 1006 }
+            }
+            await stream.close()
+            throw PhotonError(
+                .timeout, "the peer stopped reading: a pong could not be written within \(String(format: "%.1f", (end - now).seconds)) s",
+                hint: "the TV (or whatever answers at its address) sends pings without reading the answers; the connection was closed")
+        } catch {
+            // The connection is closing or closed; the next read reports it.
+        }
+    }
+
     /// Closes after a protocol error with the matching close code.
     private func fail(_ error: PhotonError, code: UInt16? = nil) async {
         let closeCode = code ?? (error.code == .messageTooLarge ? 1009 : 1002)
@@ -187,6 +226,7 @@ public final class WebSocketConnection: MessageStream {
     // MARK: sending
 
     public func send(_ message: WebSocketMessage) async throws {
+        try CommandDeadline.checkBeforeSending()
         let (opcode, payload): (WebSocketFrame.Opcode, [UInt8])
         switch message {
         case .text(let text): (opcode, payload) = (.text, Array(text.utf8))
@@ -224,6 +264,8 @@ public final class WebSocketConnection: MessageStream {
         if !force, closeState.withLock({ $0.sentClose }) {
             throw PhotonError(.connectionClosed, "the WebSocket is closing")
         }
+        // A data frame that waited for the send gate past its command's expiry is not sent.
+        if !frame.opcode.isControl { try CommandDeadline.checkBeforeSending() }
         let key = role == .client ? try SecureRandom.bytes(4) : nil
         try await stream.write(frame.encoded(maskingKey: key), timeout: .seconds(30))
     }

@@ -4,7 +4,7 @@ import PhotonCore
 public struct WebSocketFrame: Sendable, Hashable {
     public enum Opcode: UInt8, Sendable {
         case continuation = 0x0, text = 0x1, binary = 0x2, close = 0x8, ping = 0x9, pong = 0xA
-        var isControl: Bool { rawValue & 0x8 != 0 }
+        public var isControl: Bool { rawValue & 0x8 != 0 }
     }
 
     public var fin: Bool
@@ -44,6 +44,16 @@ public struct WebSocketFrame: Sendable, Hashable {
             out += payload
         }
         return out
+    }
+
+    /// Whether a close frame may carry `code` (RFC 6455 §7.4, IANA registry): 1005,
+    /// 1006 and 1015 are reserved for reporting and never sent; below 1000 and the
+    /// unassigned protocol range are invalid; 3000–4999 belong to applications.
+    public static func isValidCloseCode(_ code: UInt16) -> Bool {
+        switch code {
+        case 1000...1003, 1007...1014, 3000...4999: return true
+        default: return false
+        }
     }
 
     /// A close frame's payload: the code and a UTF-8 reason (cut to fit 125 bytes).

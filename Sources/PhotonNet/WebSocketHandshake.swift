@@ -88,10 +88,10 @@ public struct HTTPServerRequest: Sendable {
             throw PhotonError(.protocolViolation, "not an HTTP/1.x request")
         }
         var body = rest
-        let length = Int(head["Content-Length"] ?? "0") ?? -1
-        guard length >= 0, length <= maxBody else {
-            throw PhotonError(.messageTooLarge, "request body length \(head["Content-Length"] ?? "") is not acceptable")
+        guard head["Transfer-Encoding"] == nil else {
+            throw PhotonError(.unsupported, "request bodies with a Transfer-Encoding are not accepted")
         }
+        let length = try HTTPBodyFraming.of(response: head, status: 200, maxBody: maxBody).contentLength
         let end = ContinuousClock.now + timeout
         while body.count < length {
             let chunk = try await stream.read(maxLength: length - body.count, timeout: end - ContinuousClock.now)

@@ -50,10 +50,16 @@ public struct SessionFactory: Sendable {
         return AdapterContext(
             connector: NetConnector(log: log), clientIdentity: identity.clientIdentity,
             clientName: "Photon on \(host)", timeout: timeout ?? self.timeout, log: log,
-            secretsChanged: { secrets in
+            secretsChanged: { previous, updated in
                 guard let deviceID else { return }
-                try await store.update { _, file in file.devices[deviceID] = secrets }
-                log.debug("stored the TV's new secrets for \(deviceID)")
+                let stored = try await store.update { devices, file -> Bool in
+                    // Only the pairing the session was opened with may change: a TV
+                    // forgotten or paired again meanwhile keeps what the user chose.
+                    guard devices.devices.contains(where: { $0.id == deviceID }), file.devices[deviceID] == previous else { return false }
+                    file.devices[deviceID] = updated
+                    return true
+                }
+                log.debug(stored ? "stored the TV's new secrets for \(deviceID)" : "the TV's new secrets for \(deviceID) were not stored: its pairing changed meanwhile")
             })
     }
 

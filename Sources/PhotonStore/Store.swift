@@ -70,18 +70,31 @@ public struct Store: Sendable {
         }
     }
 
-    /// Stores a newly paired TV, replacing an earlier pairing with the same id. A
-    /// nickname already used by another TV is refused.
-    public func save(_ paired: PairedTV) async throws {
+    /// Stores a newly paired TV. Re-pairing the same TV (same id, pin and address)
+    /// replaces its record and keeps its nickname. A TV whose id matches a paired TV but
+    /// that presents another certificate pin or answers at another address is a different
+    /// device until the user says otherwise: without `replacing` it is refused, never
+    /// swapped in silently (ids come partly from what the TV reports). A nickname that
+    /// another TV uses as nickname, id or address is refused.
+    public func save(_ paired: PairedTV, replacing: Bool = false) async throws {
         try await update { devices, secrets in
-            if let clash = devices.devices.first(where: { $0.nickname == paired.device.nickname && $0.id != paired.device.id }) {
-                throw PhotonError(
-                    .usage, "the nickname '\(paired.device.nickname)' is already used by \(clash.id)",
-                    hint: "choose another with --name, or `photon forget \(clash.nickname)` first")
+            let new = paired.device
+            try DeviceNaming.checkUnique(nickname: new.nickname, for: new.id, among: devices.devices)
+            if let old = devices.devices.first(where: { $0.id == new.id }), !replacing {
+                let oldPin = secrets.devices[old.id]?.pin
+                var differences: [String] = []
+                if oldPin != paired.secrets.pin { differences.append("another certificate") }
+                if old.host != new.host || old.port != new.port { differences.append("another address (\(old.endpoint) before)") }
+                if !differences.isEmpty {
+                    throw PhotonError(
+                        .untrustedCertificate,
+                        "the TV at \(new.endpoint) reports the id of \(Redaction.sanitize(old.nickname)) (\(old.id)) but has \(differences.joined(separator: " and ")); nothing was replaced",
+                        hint: "if it is the same TV (reset or moved), pair again with --replace; otherwise `photon forget \(Redaction.sanitize(old.nickname))` first")
+                }
             }
-            devices.devices.removeAll { $0.id == paired.device.id }
-            devices.devices.append(paired.device)
-            secrets.devices[paired.device.id] = paired.secrets
+            devices.devices.removeAll { $0.id == new.id }
+            devices.devices.append(new)
+            secrets.devices[new.id] = paired.secrets
         }
     }
 
@@ -105,9 +118,7 @@ public struct Store: Sendable {
             guard let index = devices.devices.firstIndex(where: { $0.nickname == name || $0.id == name }) else {
                 throw PhotonError(.notFound, "no paired TV is called '\(Redaction.sanitize(name))'", hint: "see `photon list`")
             }
-            if let clash = devices.devices.first(where: { $0.nickname == nickname && $0.id != devices.devices[index].id }) {
-                throw PhotonError(.usage, "the nickname '\(nickname)' is already used by \(clash.id)")
-            }
+            try DeviceNaming.checkUnique(nickname: nickname, for: devices.devices[index].id, among: devices.devices)
             devices.devices[index].nickname = nickname
             return devices.devices[index]
         }
@@ -223,6 +234,17 @@ public enum DeviceNaming {
         guard !name.contains(":"), !name.hasPrefix("[") else {
             throw PhotonError(.usage, "a nickname cannot contain ':' or start with '[' (it would look like an address)")
         }
+    }
+
+    /// Refuses a nickname that another TV already answers to (as nickname, id or
+    /// address), so a name always finds one TV.
+    public static func checkUnique(nickname: String, for id: String, among devices: [DeviceRecord]) throws {
+        guard let clash = devices.first(where: { $0.id != id && ($0.nickname == nickname || $0.id == nickname || $0.host == nickname) })
+        else { return }
+        let what = clash.nickname == nickname ? "nickname" : clash.id == nickname ? "id" : "address"
+        throw PhotonError(
+            .usage, "'\(Redaction.sanitize(nickname))' is already the \(what) of \(Redaction.sanitize(clash.nickname)) (\(clash.id))",
+            hint: "choose another with --name, or `photon forget \(Redaction.sanitize(clash.nickname))` first")
     }
 
     /// A nickname made from a TV's name: lower-case words joined by '-'.

@@ -116,18 +116,18 @@ enum FrontEnd {
             ("command", fast.command),
         ])
         guard connection.write(request.encoded + "\n") else { return .handOn }
-        // A busy or refusing daemon answers with an error instead of the greeting, and
+        // From here the request may be read at any moment, so it is never handed on to
+        // photon-cli (which would send it again under a new id) unless the daemon says it
+        // did not take it. A slow greeting is waited for, however slow.
+        let answerWait = lifetime + fast.holdSeconds + 5
+        guard let hello = connection.readJSON(timeout: answerWait) else { return .finished(noAnswer(fast)) }
+        // A busy or refusing daemon answers with an error instead of the greeting and
         // reads nothing: photon-cli reports it.
-        guard let hello = connection.readJSON(timeout: min(fast.timeout, 2)), hello["event"]?.stringValue == "hello" else {
-            return .handOn
-        }
-        guard let answer = connection.readJSON(timeout: lifetime + fast.holdSeconds + 5) else {
+        guard hello["event"]?.stringValue == "hello" else { return hello["error"] == nil ? .finished(noAnswer(fast)) : .handOn }
+        guard let answer = connection.readJSON(timeout: answerWait) else {
             // The request went out and no answer came: whether it reached the TV is
             // unknown, so it must not be sent again.
-            return .finished(
-                report(
-                    code: "connection_closed", message: "photon serve did not answer; the command may or may not have been sent",
-                    hint: "see the daemon's log (journalctl --user -u photon)", exitCode: 3, json: fast.json))
+            return .finished(noAnswer(fast))
         }
         if answer["ok"]?.boolValue == true {
             if fast.json, fast.isKey, let sent = answer["sent"]?.stringValue {
@@ -144,6 +144,14 @@ enum FrontEnd {
             report(
                 code: code, message: error?["message"]?.stringValue ?? "photon serve reported an error",
                 hint: error?["hint"]?.stringValue, exitCode: Int32(error?["exitCode"]?.intValue ?? 1), json: fast.json))
+    }
+
+    /// The request went out and no answer came: whether it reached the TV is unknown, so
+    /// it must not be sent again.
+    static func noAnswer(_ fast: FastCommand) -> Int32 {
+        report(
+            code: "connection_closed", message: "photon serve did not answer; the command may or may not have been sent",
+            hint: "see the daemon's log (journalctl --user -u photon)", exitCode: 3, json: fast.json)
     }
 
     /// Prints an error the way `photon-cli` does, and returns its exit code.

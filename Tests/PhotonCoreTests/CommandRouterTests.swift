@@ -156,3 +156,38 @@ final class Deliveries: Sendable {
         #expect(delivered.count == 100)
     }
 }
+
+/// De-duplication across sessions (one-shot sends open one each) and the expiry that
+/// travels with a delivery.
+extension CommandRouterTests {
+    @Test func theSameCommandIdInAnotherSessionIsADuplicate() async throws {
+        let r = router()
+        let id = UUID()
+        let first = await r.openSession(source: .apiClient, target: "tv-1")
+        let second = await r.openSession(source: .apiClient, target: "tv-1")
+        try await r.submit(envelope(first, 1, id: id))
+        await r.closeSession(first)
+        #expect(await rejection(r, envelope(second, 1, id: id)) == .duplicate)
+        #expect(delivered.count == 1)
+        // Once the command has expired its id is forgotten: a copy is refused as expired.
+        clock.advance(6)
+        let third = await r.openSession(source: .apiClient, target: "tv-1")
+        var late = envelope(third, 1, id: id, issued: -6)
+        late.expiresAt = clock.now.addingTimeInterval(-1)
+        #expect(await rejection(r, late) == .expired)
+        #expect(await r.rememberedCommandCount == 0)
+    }
+
+    @Test func deliveryCarriesTheCommandsExpiry() async throws {
+        let seen = Locked<Date?>(nil)
+        let r = router(deliver: { _ in seen.withLock { $0 = CommandDeadline.expiresAt } })
+        let s = await r.openSession(source: .cli, target: "tv-1")
+        let e = envelope(s, 1)
+        try await r.submit(e)
+        #expect(seen.withLock { $0 } == e.expiresAt)
+        #expect(CommandDeadline.expiresAt == nil)
+        await #expect(throws: PhotonError.self) {
+            try await CommandDeadline.$expiresAt.withValue(Date().addingTimeInterval(-1)) { try CommandDeadline.checkBeforeSending() }
+        }
+    }
+}

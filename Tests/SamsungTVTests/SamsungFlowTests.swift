@@ -47,7 +47,7 @@ func startSamsung(_ configure: (inout EmulatedSamsungTV.Configuration) -> Void =
 func samsungContext(_ saved: SavedSecrets = SavedSecrets(), timeout: Duration = .seconds(5)) throws -> AdapterContext {
     AdapterContext(
         connector: NetConnector(), clientIdentity: try IdentityFactory.makeClientIdentity(), clientName: "Photon tests",
-        timeout: timeout, secretsChanged: { s in saved.latest.withLock { $0 = s } })
+        timeout: timeout, secretsChanged: { _, s in saved.latest.withLock { $0 = s } })
 }
 
 @Suite struct SamsungFlowTests {
