@@ -22,7 +22,10 @@ public enum SSDP {
         public var server: String?
     }
 
-    public static func parse(_ bytes: [UInt8]) throws -> Response {
+    /// Parses an answer. With `sender` (the datagram's source address), an answer whose
+    /// LOCATION names another host is refused: anyone may answer a search, and taking
+    /// the LOCATION host on trust would let one device point Photon at another.
+    public static func parse(_ bytes: [UInt8], sender: String? = nil) throws -> Response {
         guard bytes.count <= maximumResponseSize else {
             throw PhotonError(.messageTooLarge, "an SSDP answer of \(bytes.count) bytes is over the limit")
         }
@@ -43,10 +46,22 @@ public enum SSDP {
             let host = url.host, !host.isEmpty,
             let target = headers["ST"] ?? headers["NT"], let usn = headers["USN"]
         else { throw PhotonError(.protocolViolation, "an SSDP answer without LOCATION, ST or USN") }
+        if let sender, normalizedHost(host) != normalizedHost(sender) {
+            throw PhotonError(
+                .protocolViolation, "an SSDP answer from \(Redaction.sanitize(sender, limit: 64)) names another host in its LOCATION (\(Redaction.sanitize(host, limit: 64)))")
+        }
         return Response(
             location: Redaction.sanitize(location, limit: 256), host: Redaction.sanitize(host, limit: 64),
             searchTarget: Redaction.sanitize(target, limit: 128), usn: Redaction.sanitize(usn, limit: 256),
             server: headers["SERVER"].map { Redaction.sanitize($0, limit: 128) })
+    }
+
+    /// A host for comparison: lower-case, without IPv6 brackets or an IPv4-mapped prefix.
+    static func normalizedHost(_ host: String) -> String {
+        var h = host.lowercased()
+        if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
+        if h.hasPrefix("::ffff:"), h.filter({ $0 == "." }).count == 3 { h = String(h.dropFirst(7)) }
+        return h
     }
 
     /// The answer as a discovered service (`type` is `ssdp:<ST>`), for adapters to recognise.

@@ -19,6 +19,7 @@ public final class Certificate: @unchecked Sendable {
 
     /// Parses a PEM certificate.
     public convenience init(pem: String) throws {
+        OpenSSLError.clear()
         let cert: OpaquePointer = try withMemoryBIO(Array(pem.utf8)) { bio in
             guard let cert = PEM_read_bio_X509(bio, nil, nil, nil) else {
                 throw OpenSSLError.crypto("the certificate is not valid PEM")
@@ -30,6 +31,7 @@ public final class Certificate: @unchecked Sendable {
 
     /// Parses a DER certificate.
     public convenience init(der: [UInt8]) throws {
+        OpenSSLError.clear()
         let cert: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             return d2i_X509(nil, &cursor, buffer.count)
@@ -44,6 +46,7 @@ public final class Certificate: @unchecked Sendable {
     public static func selfSigned(
         key: RSAKey, subject: [(String, String)], subjectAltNames: [String] = [], validityDays: Int = 3650 * 3
     ) throws -> Certificate {
+        OpenSSLError.clear()
         guard let cert = X509_new() else { throw OpenSSLError.crypto("could not allocate a certificate") }
         let made = Certificate(taking: cert)
         guard X509_set_version(cert, 2) == 1 else { throw OpenSSLError.crypto("could not set the version") }
@@ -100,7 +103,8 @@ public final class Certificate: @unchecked Sendable {
 
     /// The PEM encoding.
     public func pem() throws -> String {
-        try withEmptyMemoryBIO { bio in
+        OpenSSLError.clear()
+        return try withEmptyMemoryBIO { bio in
             guard PEM_write_bio_X509(bio, pointer) == 1 else { throw OpenSSLError.crypto("could not encode PEM") }
             return String(decoding: readMemoryBIO(bio), as: UTF8.self)
         }

@@ -43,6 +43,7 @@ public enum Digest {
 /// Cryptographically secure random bytes from OpenSSL's generator.
 public enum SecureRandom {
     public static func bytes(_ count: Int) throws -> [UInt8] {
+        OpenSSLError.clear()
         var out = [UInt8](repeating: 0, count: count)
         guard count == 0 || RAND_bytes(&out, Int32(count)) == 1 else {
             throw OpenSSLError.crypto("the random generator failed")

@@ -16,6 +16,11 @@ public enum OpenSSLError {
         return parts.joined(separator: "; ")
     }
 
+    /// Empties this thread's error queue. Every operation that may report OpenSSL's
+    /// errors starts with it, so an error left behind by an earlier call (one that failed
+    /// quietly, or whose caller did not drain) never appears in this operation's message.
+    public static func clear() { ERR_clear_error() }
+
     static func crypto(_ what: String, hint: String? = nil) -> PhotonError {
         let detail = drain()
         return PhotonError(.crypto, detail.isEmpty ? what : "\(what): \(detail)", hint: hint)

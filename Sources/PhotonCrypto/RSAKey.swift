@@ -14,6 +14,7 @@ public final class RSAKey: @unchecked Sendable {
 
     /// Generates a new key (2048 bits unless told otherwise).
     public static func generate(bits: Int = 2048) throws -> RSAKey {
+        OpenSSLError.clear()
         guard let ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, nil) else {
             throw OpenSSLError.crypto("could not create an RSA key context")
         }
@@ -30,6 +31,7 @@ public final class RSAKey: @unchecked Sendable {
 
     /// Reads a PEM private key (PKCS#8 or traditional RSA).
     public convenience init(pem: String) throws {
+        OpenSSLError.clear()
         let key: OpaquePointer = try withMemoryBIO(Array(pem.utf8)) { bio in
             guard let key = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else {
                 throw OpenSSLError.crypto("the private key is not valid PEM", hint: "regenerate it with `photon identity regenerate`")
@@ -45,7 +47,8 @@ public final class RSAKey: @unchecked Sendable {
 
     /// The key as unencrypted PKCS#8 PEM.
     public func privateKeyPEM() throws -> String {
-        try withEmptyMemoryBIO { bio in
+        OpenSSLError.clear()
+        return try withEmptyMemoryBIO { bio in
             guard PEM_write_bio_PrivateKey(bio, pointer, nil, nil, 0, nil, nil) == 1 else {
                 throw OpenSSLError.crypto("could not encode the private key")
             }

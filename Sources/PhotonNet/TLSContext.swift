@@ -20,6 +20,7 @@ final class TLSContext: @unchecked Sendable {
     static func make(
         server: Bool, certificatePEM: String?, privateKeyPEM: String?, minimum: TLSVersion, maximum: TLSVersion
     ) throws -> TLSContext {
+        OpenSSLError.clear()
         guard let ctx = SSL_CTX_new(server ? TLS_server_method() : TLS_client_method()) else {
             throw PhotonError(.tls, "cannot create a TLS context: \(OpenSSLError.drain())")
         }

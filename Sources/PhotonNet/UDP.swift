@@ -49,16 +49,22 @@ public final class UDPReceiver: Sendable {
         while true {
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let n = buffer.withUnsafeMutableBytes { bytes in
-                withUnsafeMutablePointer(to: &storage) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        recvfrom(socket.fd, bytes.baseAddress, bytes.count, 0, $0, &length)
+            var failure: Int32 = 0
+            let received = buffer.withUnsafeMutableBytes { bytes in
+                withUnsafeMutablePointer(to: &storage) { address in
+                    socket.withOpenDescriptor { fd -> Int in
+                        let n = address.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            recvfrom(fd, bytes.baseAddress, bytes.count, 0, $0, &length)
+                        }
+                        if n < 0 { failure = errno }
+                        return n
                     }
                 }
             }
+            guard let n = received else { throw PhotonError(.connectionClosed, "the UDP socket was closed") }
             if n >= 0 { return (Array(buffer[..<n]), SocketAddress(storage: storage, length: length)) }
-            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
-                throw PhotonError(.connectionClosed, "UDP receive failed: \(errnoText())")
+            guard failure == EAGAIN || failure == EWOULDBLOCK || failure == EINTR else {
+                throw PhotonError(.connectionClosed, "UDP receive failed: \(errnoText(failure))")
             }
             try await socket.wait(for: .read, deadline: end)
         }
@@ -91,9 +97,9 @@ public enum SSDPSearcher {
         let end = ContinuousClock.now + timeout
         var answers: [SSDP.Response] = []
         while ContinuousClock.now < end, answers.count < 256 {
-            guard let (bytes, _) = try? await socket.receive(maxLength: SSDP.maximumResponseSize + 1, timeout: end - ContinuousClock.now)
+            guard let (bytes, sender) = try? await socket.receive(maxLength: SSDP.maximumResponseSize + 1, timeout: end - ContinuousClock.now)
             else { break }
-            if let answer = try? SSDP.parse(bytes), !answers.contains(answer) { answers.append(answer) }
+            if let answer = try? SSDP.parse(bytes, sender: sender.host), !answers.contains(answer) { answers.append(answer) }
         }
         return answers
     }

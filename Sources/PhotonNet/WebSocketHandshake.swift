@@ -63,14 +63,27 @@ public struct HTTPServerRequest: Sendable {
     public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
 
     /// Decoded query parameters.
-    public var query: [String: String] {
+    public var query: [String: String] { Self.queryParameters(of: target) }
+
+    /// The query parameters of a request target (`?a=1&b`), percent-decoded. Any text
+    /// parses: empty names (`?=x`), empty parts and bad escapes included; the first
+    /// value of a repeated name wins.
+    public static func queryParameters(of target: String) -> [String: String] {
         guard let q = target.firstIndex(of: "?") else { return [:] }
         var out: [String: String] = [:]
         for part in target[target.index(after: q)...].split(separator: "&") {
-            let pieces = part.split(separator: "=", maxSplits: 1)
-            let name = String(pieces[0]).removingPercentEncoding ?? String(pieces[0])
-            let value = pieces.count > 1 ? (String(pieces[1]).removingPercentEncoding ?? String(pieces[1])) : ""
-            out[name] = value
+            let name: Substring
+            let value: Substring
+            if let eq = part.firstIndex(of: "=") {
+                name = part[..<eq]
+                value = part[part.index(after: eq)...]
+            } else {
+                name = part
+                value = ""
+            }
+            let decodedName = String(name).removingPercentEncoding ?? String(name)
+            guard !decodedName.isEmpty, out[decodedName] == nil else { continue }
+            out[decodedName] = String(value).removingPercentEncoding ?? String(value)
         }
         return out
     }

@@ -7,37 +7,43 @@ import PhotonCore
 /// fsync, rename, fsync of the directory), and refusal of files others can read.
 enum SecureFiles {
     /// Creates `url` (and parents) with mode 0700, or checks an existing one is a
-    /// directory owned by us that no one else can enter.
+    /// directory owned by us that no one else can enter. A symbolic link is refused
+    /// (`lstat`), and a directory that appeared between our check and our `mkdir`
+    /// (EEXIST) is checked like any other, never trusted because we meant to create it.
     static func ensurePrivateDirectory(_ url: URL) throws {
         var st = stat()
-        if stat(url.path, &st) == 0 {
-            guard st.st_mode & S_IFMT == S_IFDIR else {
-                throw PhotonError(.storeIO, "\(url.path) is not a directory", hint: "move it away or choose another --home")
+        if lstat(url.path, &st) != 0 {
+            let parent = url.deletingLastPathComponent()
+            if parent.path != url.path, access(parent.path, F_OK) != 0 {
+                try FileManager.default.createDirectory(
+                    at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
-            guard st.st_uid == geteuid() else {
+            if mkdir(url.path, 0o700) == 0 {
+                chmod(url.path, 0o700)
+            } else if errno != EEXIST {
                 throw PhotonError(
-                    .storePermissions, "\(url.path) belongs to another user",
-                    hint: "use a directory of your own with --home")
+                    .storeIO, "cannot create \(url.path): \(String(cString: strerror(errno)))",
+                    hint: "check the permissions of \(parent.path), or use --home")
             }
-            if st.st_mode & 0o077 != 0 {
-                throw PhotonError(
-                    .storePermissions,
-                    "\(url.path) can be read by other users (mode \(String(st.st_mode & 0o777, radix: 8)))",
-                    hint: "run `chmod 700 \(url.path)`")
+            guard lstat(url.path, &st) == 0 else {
+                throw PhotonError(.storeIO, "\(url.path) vanished while it was being created", hint: "run the command again")
             }
-            return
         }
-        let parent = url.deletingLastPathComponent()
-        if parent.path != url.path, access(parent.path, F_OK) != 0 {
-            try FileManager.default.createDirectory(
-                at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard st.st_mode & S_IFMT == S_IFDIR else {
+            let what = st.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a directory"
+            throw PhotonError(.storePermissions, "\(url.path) is \(what)", hint: "move it away or choose another --home")
         }
-        if mkdir(url.path, 0o700) != 0 && errno != EEXIST {
+        guard st.st_uid == geteuid() else {
             throw PhotonError(
-                .storeIO, "cannot create \(url.path): \(String(cString: strerror(errno)))",
-                hint: "check the permissions of \(parent.path), or use --home")
+                .storePermissions, "\(url.path) belongs to another user",
+                hint: "use a directory of your own with --home")
         }
-        chmod(url.path, 0o700)
+        if st.st_mode & 0o077 != 0 {
+            throw PhotonError(
+                .storePermissions,
+                "\(url.path) can be read by other users (mode \(String(st.st_mode & 0o777, radix: 8)))",
+                hint: "run `chmod 700 \(url.path)`")
+        }
     }
 
     /// Reads a file, or nil if it does not exist. Refuses files others can access.

@@ -29,6 +29,13 @@ import Testing
         #expect(throws: PhotonError.self) { try SSDP.parse([0xFF, 0xFE, 0x00]) }
     }
 
+    @Test func aLocationMustNameTheSender() throws {
+        let bytes = Array(Self.samsungAnswer.utf8)
+        #expect(try SSDP.parse(bytes, sender: "127.0.0.1").host == "127.0.0.1")
+        #expect(try SSDP.parse(bytes, sender: "::ffff:127.0.0.1").host == "127.0.0.1")
+        #expect(throws: PhotonError.self) { try SSDP.parse(bytes, sender: "127.0.0.2") }
+    }
+
     @Test func unicastSearchFindsALoopbackResponder() async throws {
         // A fake Samsung set on loopback answering M-SEARCH; never multicast in tests.
         let responder = try UDPReceiver(host: "127.0.0.1", port: 0)
@@ -38,6 +45,10 @@ import Testing
                 guard String(decoding: bytes, as: UTF8.self).hasPrefix("M-SEARCH") else { continue }
                 try? responder.send(Array(Self.samsungAnswer.utf8), to: from.host, port: from.port)
                 try? responder.send(Array("garbage".utf8), to: from.host, port: from.port)
+                // Another host's address in LOCATION: dropped, not taken as a TV there.
+                try? responder.send(
+                    Array(Self.samsungAnswer.replacingOccurrences(of: "127.0.0.1:7676", with: "127.0.0.9:7676").replacingOccurrences(of: "29b76356", with: "spoofed0").utf8),
+                    to: from.host, port: from.port)
             }
         }
         defer { answering.cancel() }
@@ -45,6 +56,7 @@ import Testing
             targets: SSDP.samsungTargets, host: "127.0.0.1", port: responder.port, timeout: .milliseconds(700))
         #expect(answers.count == 1)
         #expect(answers.first?.usn.hasPrefix("uuid:29b76356") == true)
+        #expect(!answers.contains { $0.usn.contains("spoofed0") })
 
         // Through the CLI: the answer becomes a Samsung TV line.
         let photon = TestEnvironment.repositoryRoot.appendingPathComponent(".build/debug/photon").path

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PhotonCore
 import PhotonTestSupport
 import Testing
@@ -59,5 +60,22 @@ extension StoreTests {
         #expect(DeviceRecord.idPart(fromHost: "192.168.1.23") == "192-168-1-23")
         #expect(DeviceRecord.idPart(fromHost: "192.168.1.23") != DeviceRecord.idPart(fromHost: "192.168.12.3"))
         #expect(DeviceRecord.idPart(fromHost: "fe80::1") == "fe80--1")
+    }
+}
+
+extension StoreTests {
+    /// A store directory that is a symbolic link is refused, even to a private directory
+    /// of ours: the link could be swapped to point elsewhere.
+    @Test func aSymlinkedStoreDirectoryIsRefused() async throws {
+        let home = try TestEnvironment.temporaryDirectory("photon-link")
+        let elsewhere = try TestEnvironment.temporaryDirectory("photon-elsewhere")
+        chmod(elsewhere.path, 0o700)
+        let paths = StorePaths(home: home)
+        try FileManager.default.createDirectory(at: paths.configDirectory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: paths.configDirectory, withDestinationURL: elsewhere)
+        let store = Store(paths: paths, lockTimeout: .seconds(10))
+        let error = await #expect(throws: PhotonError.self) { try await store.save(device(1)) }
+        #expect(error?.code == .storePermissions)
+        #expect(error?.message.contains("symbolic link") == true)
     }
 }

@@ -81,4 +81,27 @@ import Testing
         let ascii = #"{"device":{"name":"TV","wifiMac":"01:23:45:67:89:ab"}}"#
         #expect(try SamsungDeviceInfo.parse(Array(ascii.utf8)).wifiMac == "01:23:45:67:89:AB")
     }
+
+    /// The emulator once trapped on a query part with an empty name (`?=`).
+    @Test func theEmulatorSurvivesOddQueries() async throws {
+        let (tv, events) = try await startSamsung()
+        defer { Task { await tv.stop() } }
+        for target in ["/api/v2/channels/samsung.remote.control?=", "/api/v2/channels/samsung.remote.control?=&=&name=&&%ZZ=1",
+            "/api/v2/channels/samsung.remote.control?token=&token=x"]
+        {
+            let request = MessageStreamRequest(endpoint: Endpoint(host: "127.0.0.1", port: tv.restPort), target: target, security: .plain)
+            if let channel = try? await NetConnector().openMessageStream(request, timeout: .seconds(3)) {
+                _ = try? await channel.receive(timeout: .seconds(1))
+                await channel.close(code: 1000, reason: "")
+            }
+        }
+        #expect(HTTPServerRequest.queryParameters(of: "/x?=") == [:])
+        #expect(HTTPServerRequest.queryParameters(of: "/x?a=1&a=2&b&=c&%ZZ=%41") == ["a": "1", "b": "", "%ZZ": "A"])
+        // Still serving.
+        let ctx = try samsungContext()
+        _ = try await SamsungTVAdapter(keyPacing: .zero, acceptTimeout: .seconds(3)).pairing(
+            with: Endpoint(host: "127.0.0.1", port: tv.port), options: ["rest-port": String(tv.restPort)], context: ctx
+        ).run(responder: Trusting())
+        #expect(!events.named("paired").isEmpty)
+    }
 }
