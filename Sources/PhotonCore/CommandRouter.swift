@@ -54,6 +54,9 @@ public struct RouterPolicy: Sendable {
     /// expires — after that a copy is refused as expired anyway — or, under a flood,
     /// until this many newer ids push it out.
     public var duplicateWindow = 65_536
+    /// The longest a gesture source may hold a key: a longer `hold` is refused, and a
+    /// `hold-start` without its `hold-end` is released by the router after this long.
+    public var gestureHoldLimit: TimeInterval = 2
     public init() {}
 }
 
@@ -72,6 +75,7 @@ public enum RouterRejection: Error, Sendable, Equatable {
     case gestureForbidden
     case unsupported(Capability)
     case staleGeneration
+    case gestureHoldTooLong(limit: TimeInterval)
 
     public var error: PhotonError {
         switch self {
@@ -90,6 +94,8 @@ public enum RouterRejection: Error, Sendable, Equatable {
             return PhotonError(.unsupported, "gesture sources may only send navigation, media and volume keys", hint: "power, settings, input, text, launch and raw keys need an explicit source")
         case .unsupported(let capability): return PhotonError.unsupported("the TV does not support \(capability.rawValue); nothing was sent")
         case .staleGeneration: return PhotonError(.cancelled, "the session was retargeted; the command for the old TV was dropped")
+        case .gestureHoldTooLong(let limit):
+            return PhotonError(.usage, "gesture sources may hold a key for at most \(limit) s", hint: "use an explicit source for longer holds")
         }
     }
 }
@@ -124,6 +130,12 @@ public actor CommandRouter {
     private var recentIDs: [UUID: Date] = [:]
     private var recentOrder: [(id: UUID, expiresAt: Date)] = []
     private var recentStart = 0
+    /// Keys a gesture source is holding, each with the task that releases it.
+    private struct HeldKey: Hashable {
+        var session: UUID
+        var input: KeyInput
+    }
+    private var heldKeys: [HeldKey: (target: String, release: Task<Void, Never>)] = [:]
 
     public init(clock: any RouterClock = SystemClock(), policy: RouterPolicy = RouterPolicy(), capabilities: @escaping CapabilityLookup,
         deliver: @escaping Deliver)
@@ -146,6 +158,7 @@ public actor CommandRouter {
     public func closeSession(_ id: UUID) {
         guard let session = sessions.removeValue(forKey: id) else { return }
         for task in session.inFlight.values { task.cancel() }
+        releaseHeldKeys(of: id)
         closedIDs.append(id)
         closedSet.insert(id)
         if closedIDs.count > 1024 { closedSet.remove(closedIDs.removeFirst()) }
@@ -163,6 +176,7 @@ public actor CommandRouter {
         session.generation += 1
         session.target = target
         for task in session.inFlight.values { task.cancel() }
+        releaseHeldKeys(of: id)
         session.inFlight = [:]
         sessions[id] = session
     }
@@ -195,7 +209,54 @@ public actor CommandRouter {
         } catch is CancellationError {
             throw RouterRejection.staleGeneration
         }
+        if envelope.source == .gesture || sessions[envelope.sessionID]?.source == .gesture {
+            trackGestureHold(envelope)
+        }
     }
+
+    /// A gesture's `hold-start` is released by the router if its `hold-end` does not
+    /// come within `gestureHoldLimit`; a `hold-end` cancels that.
+    private func trackGestureHold(_ e: CommandEnvelope) {
+        guard case .key(let input, let action) = e.command, action != .press else { return }
+        let key = HeldKey(session: e.sessionID, input: input)
+        heldKeys.removeValue(forKey: key)?.release.cancel()
+        guard action == .holdStart else { return }
+        let limit = policy.gestureHoldLimit
+        let release = Task { [weak self] in
+            do { try await Task.sleep(for: .milliseconds(Int64(limit * 1000))) } catch { return }
+            await self?.releaseHeldKey(key)
+        }
+        heldKeys[key] = (e.target, release)
+    }
+
+    /// Releases at once every key a session holds (it closed, or now targets another
+    /// TV): the release goes to the TV that got the hold-start.
+    private func releaseHeldKeys(of session: UUID) {
+        for key in heldKeys.keys where key.session == session {
+            guard let held = heldKeys.removeValue(forKey: key) else { continue }
+            held.release.cancel()
+            Task { await self.sendRelease(key, target: held.target) }
+        }
+    }
+
+    /// Sends the `hold-end` a gesture source did not send. Never subject to expiry or
+    /// dedup: a key must not stay held.
+    private func releaseHeldKey(_ key: HeldKey) async {
+        guard let held = heldKeys.removeValue(forKey: key) else { return }
+        await sendRelease(key, target: held.target)
+    }
+
+    private func sendRelease(_ key: HeldKey, target: String) async {
+        let now = clock.now
+        let envelope = CommandEnvelope(
+            sessionID: key.session, target: target, sequence: 0, issuedAt: now, expiresAt: now.addingTimeInterval(policy.maximumLifetime),
+            source: .gesture, command: .key(key.input, .holdEnd))
+        let deliver = self.deliver
+        try? await CommandDeadline.exempt { try await deliver(envelope) }
+    }
+
+    /// Whether a gesture source is holding `input` in `session` (for tests).
+    public func isHolding(_ input: KeyInput, in session: UUID) -> Bool { heldKeys[HeldKey(session: session, input: input)] != nil }
 
     /// The synchronous checks; records the id and sequence. Returns the generation.
     private func admit(_ e: CommandEnvelope) throws -> UInt64 {
@@ -212,6 +273,9 @@ public actor CommandRouter {
             guard let armed = session.armedUntil else { throw RouterRejection.gestureNotArmed }
             guard armed > now else { throw RouterRejection.gestureArmingExpired }
             guard Self.gestureMaySend(e.command) else { throw RouterRejection.gestureForbidden }
+            if case .longPress(_, let ms) = e.command, Double(ms) > policy.gestureHoldLimit * 1000 {
+                throw RouterRejection.gestureHoldTooLong(limit: policy.gestureHoldLimit)
+            }
         }
         session.lastSequence = e.sequence
         remember(e.id, until: e.expiresAt)

@@ -64,10 +64,12 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
         if case .pinned(let expected) = options.trust {
             guard let seen = stream.peerCertificate?.fingerprint, seen == expected else {
                 await stream.close()
-                let seenText = stream.peerCertificate.map { $0.fingerprint.description } ?? "none"
+                // Both shortened, as in diagnostic reports: enough to tell them apart,
+                // not the whole stored pin in every log and terminal scrollback.
+                let seenText = stream.peerCertificate.map { "SHA256:" + $0.fingerprint.redacted } ?? "none"
                 throw PhotonError(
                     .pinMismatch,
-                    "the TV's certificate changed since pairing (expected \(expected), got \(seenText))",
+                    "the TV's certificate changed since pairing (pinned SHA256:\(expected.redacted), now \(seenText))",
                     hint: "if the TV was reset or updated, pair it again; otherwise something may be impersonating it")
             }
         }

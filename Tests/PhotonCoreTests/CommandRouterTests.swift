@@ -191,3 +191,48 @@ extension CommandRouterTests {
         }
     }
 }
+
+/// Gesture holds are bounded and always released.
+extension CommandRouterTests {
+    func gestureRouter(limit: TimeInterval) -> CommandRouter {
+        var policy = RouterPolicy()
+        policy.gestureHoldLimit = limit
+        let log = delivered.log
+        return CommandRouter(clock: clock, policy: policy, capabilities: { _ in nil }, deliver: { e in log.withLock { $0.append((e.target, e.command)) } })
+    }
+
+    func commands() -> [RemoteCommand] { delivered.log.withLock { $0.map(\.1) } }
+
+    @Test func aGestureCannotHoldForLong() async throws {
+        let r = gestureRouter(limit: 2)
+        let s = await r.openSession(source: .gesture, target: "tv-1")
+        try await r.armGesture(s, for: 30)
+        #expect(await rejection(r, envelope(s, 1, source: .gesture, command: .longPress(.key(.volumeUp), milliseconds: 60_000)))
+            == .gestureHoldTooLong(limit: 2))
+        try await r.submit(envelope(s, 2, source: .gesture, command: .longPress(.key(.volumeUp), milliseconds: 500)))
+        #expect(delivered.count == 1)
+    }
+
+    @Test func aGestureHoldWithoutItsEndIsReleased() async throws {
+        let r = gestureRouter(limit: 0.1)
+        let s = await r.openSession(source: .gesture, target: "tv-1")
+        try await r.armGesture(s, for: 30)
+        try await r.submit(envelope(s, 1, source: .gesture, command: .key(.key(.volumeUp), .holdStart)))
+        #expect(await r.isHolding(.key(.volumeUp), in: s))
+        for _ in 0..<200 where delivered.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(commands() == [.key(.key(.volumeUp), .holdStart), .key(.key(.volumeUp), .holdEnd)])
+        #expect(await !r.isHolding(.key(.volumeUp), in: s))
+
+        // An end in time cancels the automatic release: exactly one hold-end.
+        try await r.submit(envelope(s, 2, source: .gesture, command: .key(.key(.down), .holdStart)))
+        try await r.submit(envelope(s, 3, source: .gesture, command: .key(.key(.down), .holdEnd)))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(commands().filter { $0 == .key(.key(.down), .holdEnd) }.count == 1)
+
+        // Closing the session releases what it holds at once.
+        try await r.submit(envelope(s, 4, source: .gesture, command: .key(.key(.left), .holdStart)))
+        await r.closeSession(s)
+        for _ in 0..<200 where !commands().contains(.key(.key(.left), .holdEnd)) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(commands().last == .key(.key(.left), .holdEnd))
+    }
+}

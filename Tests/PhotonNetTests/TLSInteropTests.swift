@@ -67,7 +67,10 @@ import Testing
         } catch let error as PhotonError {
             #expect(error.code == .pinMismatch)
             #expect(error.exitCode == 5)
-            #expect(error.message.contains(wrong.description))
+            // Both fingerprints shortened: 8 hex digits each, never the whole pin.
+            #expect(!error.message.contains(wrong.description) && !error.message.contains(wrong.compactHex))
+            #expect(error.message.contains("SHA256:abababab[REDACTED]"))
+            #expect(error.message.filter { $0 == "[" }.count == 2, "\(error.message)")
             #expect(error.hint != nil)
         }
         _ = await server.waitForExit(timeout: .seconds(5))
