@@ -68,17 +68,19 @@ public enum MACAddress {
         return WakeOnLAN.format(bytes)
     }
 
-    /// Whether `text` looks like an attempt at a MAC (hex digits and separators only,
-    /// with separators or the length of one), so a typo is reported as a malformed MAC
-    /// rather than as an unknown TV.
+    /// Whether `text` is shaped like a MAC (groups of one or two letters or digits
+    /// joined by ':' or '-', three groups of four joined by '.', or 12 hex digits of any
+    /// script), so a typo — a missing group, a 'G', fullwidth digits — is reported as a
+    /// malformed MAC rather than as an unknown TV.
     public static func looksLikeAttempt(_ text: String) -> Bool {
-        let chars = Array(text.trimmingSpaces.utf8)
-        guard chars.count >= 10, chars.count <= 20 else { return false }
-        guard chars.allSatisfy({ asciiHexValue($0) != nil || $0 == 58 || $0 == 45 || $0 == 46 }) else { return false }
-        let colonsOrDashes = chars.filter { $0 == 58 || $0 == 45 }.count
-        let dots = chars.filter { $0 == 46 }.count
-        // Dots: only the two of `aabb.ccdd.eeff` (an IPv4 address has three).
-        if dots > 0 { return dots == 2 && colonsOrDashes == 0 }
-        return colonsOrDashes >= 2 || chars.count == 12
+        let trimmed = text.trimmingSpaces
+        let isAlphanumeric: (Character) -> Bool = { $0.isLetter || $0.isNumber }
+        for separator: Character in [":", "-"] where trimmed.contains(separator) {
+            let groups = trimmed.split(separator: separator, omittingEmptySubsequences: false)
+            return groups.count >= 4 && groups.count <= 8 && groups.allSatisfy { (1...2).contains($0.count) && $0.allSatisfy(isAlphanumeric) }
+        }
+        let dotted = trimmed.split(separator: ".", omittingEmptySubsequences: false)
+        if dotted.count == 3 { return dotted.allSatisfy { $0.count == 4 && $0.allSatisfy(isAlphanumeric) && !$0.allSatisfy(\.isNumber) } }
+        return trimmed.count == 12 && trimmed.allSatisfy(\.isHexDigit)
     }
 }

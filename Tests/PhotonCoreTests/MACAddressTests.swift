@@ -23,7 +23,11 @@ import Testing
     @Test func typosAreRecognisedAsMACs() {
         #expect(MACAddress.looksLikeAttempt("11:22:33:44:55"))
         #expect(MACAddress.looksLikeAttempt("11-22-33-44-55-66-77"))
+        #expect(MACAddress.looksLikeAttempt("11:22:33:44:55:6G"))
+        #expect(MACAddress.looksLikeAttempt("０１:２３:４５:６７:８９:ＡＢ"))
         #expect(!MACAddress.looksLikeAttempt("living-room"))
+        #expect(!MACAddress.looksLikeAttempt("tv-2"))
+        #expect(!MACAddress.looksLikeAttempt("::1"))
         #expect(!MACAddress.looksLikeAttempt("192.168.1.20"))
     }
 }
