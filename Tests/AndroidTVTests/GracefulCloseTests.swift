@@ -78,4 +78,39 @@ import Testing
             #expect(server.received.withLock { $0 }.contains(.appLinkLaunch("https://www.youtube.com")))
         }
     }
+
+    /// The mechanism behind it: the first closer's task is cancelled (the session's reader
+    /// is, when the session closes). The drain must run anyway, and every closer waits for
+    /// it; otherwise the socket is closed at once and the TV's late replies meet a reset.
+    @Test func aCloseFromACancelledTaskStillDrains() async throws {
+        let identity = try IdentityFactory.makeClientIdentity()
+        let listener = try TLSListener(
+            configuration: TLSServerConfiguration(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM))
+        defer { listener.close() }
+        let outcome = Promise<(wrote: Bool, received: String)>()
+        Task {
+            guard let stream = try? await listener.accept() else { return outcome.succeed((false, "")) }
+            try? await Task.sleep(for: .milliseconds(300))
+            var wrote = true
+            for _ in 0..<3 {
+                do { try await stream.write(Array("reply".utf8), timeout: .seconds(2)) } catch { wrote = false }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            var received: [UInt8] = []
+            while let chunk = try? await stream.read(maxLength: 1024, timeout: .seconds(3)), !chunk.isEmpty { received += chunk }
+            await stream.close()
+            outcome.succeed((wrote, String(decoding: received, as: UTF8.self)))
+        }
+        let stream = try await TLSStream.connect(
+            host: "127.0.0.1", port: listener.port,
+            options: TLSClientOptions(identity: identity, trust: .pinned(try identity.certificateInfo().fingerprint)), timeout: .seconds(5))
+        try await stream.write(Array("command".utf8), timeout: .seconds(2))
+        await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await stream.close()
+        }.value
+        let (wrote, received) = try await withTimeout(.seconds(10), "the server") { try await outcome.value() }
+        #expect(wrote, "the server's replies met a closed socket")
+        #expect(received == "command")
+    }
 }
