@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: demo test build bench setup clean
+.PHONY: demo test build bench fuzz fuzz-ci setup clean
 
 ## make demo: install what is missing, build, run `photon demo`
 demo:
@@ -33,8 +33,20 @@ bench:
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-bench
 	.build/release/photon-bench --output docs/benchmarks.md
 
+## make fuzz: every parser of untrusted bytes under libFuzzer + AddressSanitizer, each for
+## FUZZ_SECONDS (default 60); past crashes and the corpus are replayed first (Fuzz/run.sh)
+FUZZ_SECONDS ?= 60
+fuzz:
+	scripts/setup.sh build
+	Fuzz/run.sh $(FUZZ_SECONDS)
+
+## make fuzz-ci: what CI runs — the replay plus a few seconds per target
+fuzz-ci:
+	scripts/setup.sh build
+	Fuzz/run.sh 5
+
 setup:
 	scripts/setup.sh test
 
 clean:
-	rm -rf .build .venv Examples/CustomAdapter/.build
+	rm -rf .build .venv Examples/CustomAdapter/.build Fuzz/.build Fuzz/.scratch

@@ -5,11 +5,14 @@ import PackageDescription
 let package = Package(
     name: "Photon",
     products: [
+        .library(name: "PhotonJSON", targets: ["PhotonJSON"]),
         .library(name: "PhotonCore", targets: ["PhotonCore"]),
         .library(name: "PhotonCrypto", targets: ["PhotonCrypto"]),
         .library(name: "PhotonNet", targets: ["PhotonNet"]),
         .library(name: "PhotonStore", targets: ["PhotonStore"]),
         .library(name: "PhotonService", targets: ["PhotonService"]),
+        .library(name: "AndroidTV", targets: ["AndroidTV"]),
+        .library(name: "SamsungTV", targets: ["SamsungTV"]),
         .executable(name: "photon", targets: ["photon"]),
         .executable(name: "photon-cli", targets: ["photon-cli"]),
         .executable(name: "photon-emulator", targets: ["photon-emulator"]),

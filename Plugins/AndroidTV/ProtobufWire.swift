@@ -160,17 +160,17 @@ enum VarintFraming {
 /// Splits a byte stream into messages as bytes arrive, split anywhere or many at once.
 /// A declared length over `maxMessageSize` or a corrupt prefix is an error before
 /// anything is buffered for it (the stream cannot be resynchronised after one).
-struct VarintFrameDecoder {
-    let maxMessageSize: Int
+public struct VarintFrameDecoder: Sendable {
+    public let maxMessageSize: Int
     private var queue = ByteQueue()
 
-    init(maxMessageSize: Int) { self.maxMessageSize = maxMessageSize }
+    public init(maxMessageSize: Int) { self.maxMessageSize = maxMessageSize }
 
-    var bufferedCount: Int { queue.count }
+    public var bufferedCount: Int { queue.count }
 
-    mutating func append(_ bytes: [UInt8]) { queue.append(bytes) }
+    public mutating func append(_ bytes: [UInt8]) { queue.append(bytes) }
 
-    mutating func next() throws -> [UInt8]? {
+    public mutating func next() throws -> [UInt8]? {
         var length: UInt64 = 0
         var shift: UInt64 = 0
         var i = 0

@@ -42,8 +42,8 @@ public struct SamsungTVAdapter: TVAdapter {
         guard service.type == "_samsungmsf._tcp" else { return nil }
         let host = service.addresses.first ?? service.host
         // TXT `se` is the REST URI (http://<ip>:8001/api/v2/); the SRV port is the REST port.
-        let rest = service.txt["se"].flatMap { URL(string: $0)?.port }.flatMap { UInt16(exactly: $0) } ?? service.port
-        let wss = service.txt["wss"].flatMap(UInt16.init) ?? 8002
+        let rest = service.txt["se"].flatMap { URL(string: $0)?.port }.flatMap { UInt16(exactly: $0) }.flatMap { $0 > 0 ? $0 : nil } ?? service.port
+        let wss = service.txt["wss"].flatMap(UInt16.init).flatMap { $0 > 0 ? $0 : nil } ?? 8002
         return TVCandidate(
             brand: id, name: Redaction.sanitize(service.txt["fn"] ?? service.name, limit: 64), endpoint: Endpoint(host: host, port: wss),
             id: service.txt["id"].map { Redaction.sanitize($0, limit: 80) }, model: service.txt["md"].map { Redaction.sanitize($0, limit: 64) },

@@ -37,11 +37,11 @@ public struct HTTPHead: Sendable, Hashable {
         return (String(parts[0]), String(parts[1]))
     }
 
-    /// For a response: the status code.
+    /// For a response: the status code (three digits, 100–599).
     public var statusCode: Int? {
         let parts = startLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].utf8.count == 3,
-            parts[1].utf8.allSatisfy({ (48...57).contains($0) }), let code = Int(parts[1]), code >= 100
+            parts[1].utf8.allSatisfy({ (48...57).contains($0) }), let code = Int(parts[1]), (100...599).contains(code)
         else { return nil }
         return code
     }

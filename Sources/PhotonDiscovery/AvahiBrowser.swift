@@ -115,21 +115,16 @@ public final class AvahiBrowser: @unchecked Sendable {
             avahi_address_snprint(&buffer, buffer.count, address)
             addresses.append(Self.text(buffer, limit: 64))
         }
-        var records: [String: String] = [:]
+        var entries: [[UInt8]] = []
         var item = txt
-        var count = 0
-        while let entry = item, count < 64 {
+        while let entry = item, entries.count < MDNSTXT.maximumEntries {
             let size = Int(avahi_string_list_get_size(entry))
-            if let text = avahi_string_list_get_text(entry), size > 0, size <= 512 {
-                let bytes = UnsafeBufferPointer(start: text, count: size)
-                let line = String(decoding: bytes, as: UTF8.self)
-                let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let key = Redaction.sanitize(String(parts[0]), limit: 64)
-                records[key] = parts.count > 1 ? Redaction.sanitize(String(parts[1]), limit: 255) : ""
+            if let text = avahi_string_list_get_text(entry), size > 0, size <= 255 {
+                entries.append(Array(UnsafeBufferPointer(start: text, count: size)))
             }
             item = avahi_string_list_get_next(entry)
-            count += 1
         }
+        let records = MDNSTXT.decode(entries: entries)
         continuation.yield(.found(DiscoveredService(
             name: Self.text(name, limit: 128), type: Self.text(type, limit: 64), host: host.map { Self.text($0, limit: 255) } ?? "",
             addresses: addresses, port: port, txt: records)))

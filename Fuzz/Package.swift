@@ -1,0 +1,33 @@
+// swift-tools-version:5.4
+// Photon's fuzz targets: one libFuzzer executable per parser of untrusted bytes.
+// A separate package with tools 5.4 because SwiftPM 5.5+ renames an executable's entry
+// point and cannot link a `-parse-as-library` fuzz target (swift-package-manager #8731);
+// it depends on the root package by path, whose code is then instrumented too.
+// Build and run with `make fuzz` (see Fuzz/run.sh and docs/testing.md).
+import PackageDescription
+
+let core: Target.Dependency = .product(name: "PhotonCore", package: "Photon")
+let net: Target.Dependency = .product(name: "PhotonNet", package: "Photon")
+let json: Target.Dependency = .product(name: "PhotonJSON", package: "Photon")
+let androidTV: Target.Dependency = .product(name: "AndroidTV", package: "Photon")
+let samsung: Target.Dependency = .product(name: "SamsungTV", package: "Photon")
+let service: Target.Dependency = .product(name: "PhotonService", package: "Photon")
+
+let package = Package(
+    name: "PhotonFuzz",
+    dependencies: [.package(name: "Photon", path: "..")],
+    targets: [
+        .executableTarget(name: "FuzzHTTPResponse", dependencies: [core]),
+        .executableTarget(name: "FuzzHTTPRequest", dependencies: [core, net]),
+        .executableTarget(name: "FuzzWebSocketFrames", dependencies: [core, net]),
+        .executableTarget(name: "FuzzAndroidTVMessages", dependencies: [core, androidTV]),
+        .executableTarget(name: "FuzzCertificateSubject", dependencies: [core, androidTV]),
+        .executableTarget(name: "FuzzSamsungEvent", dependencies: [core, samsung]),
+        .executableTarget(name: "FuzzSamsungDeviceInfo", dependencies: [core, samsung]),
+        .executableTarget(name: "FuzzJSON", dependencies: [json]),
+        .executableTarget(name: "FuzzDaemonRequest", dependencies: [core, json, service]),
+        .executableTarget(name: "FuzzSSDP", dependencies: [core]),
+        .executableTarget(name: "FuzzMDNSTXT", dependencies: [core]),
+        .executableTarget(name: "FuzzMAC", dependencies: [core]),
+    ]
+)
