@@ -223,7 +223,7 @@ public actor CommandRouter {
         guard action == .holdStart else { return }
         let limit = policy.gestureHoldLimit
         let release = Task { [weak self] in
-            do { try await Task.sleep(for: .milliseconds(Int64(limit * 1000))) } catch { return }
+            do { try await Task.sleep(for: .clampedSeconds(limit, maximum: 3600)) } catch { return }
             await self?.releaseHeldKey(key)
         }
         heldKeys[key] = (e.target, release)

@@ -21,6 +21,14 @@ public func withTimeout<T: Sendable>(
 }
 
 extension Duration {
+    /// `seconds` as a duration, clamped to `0...maximum`; NaN and negative values are
+    /// zero. For times that come from other processes or the network, where converting a
+    /// huge or NaN value to an integer would trap.
+    public static func clampedSeconds(_ seconds: Double, maximum: Double) -> Duration {
+        guard seconds.isFinite || seconds == .infinity, seconds > 0 else { return .zero }
+        return .milliseconds(Int64((Swift.min(seconds, maximum) * 1000).rounded(.down)))
+    }
+
     /// The duration in seconds as a Double.
     public var seconds: Double {
         let c = components
@@ -44,8 +52,7 @@ public enum CommandDeadline {
     /// command is in flight).
     public static func remaining(cap: Duration) -> Duration {
         guard let expiresAt else { return cap }
-        let left = expiresAt.timeIntervalSinceNow
-        return left <= 0 ? .zero : min(cap, .milliseconds(Int64(left * 1000)))
+        return min(cap, .clampedSeconds(expiresAt.timeIntervalSinceNow, maximum: 86_400))
     }
 
     /// Runs `body` with no command deadline: for what must be sent whatever the time,

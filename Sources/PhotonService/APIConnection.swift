@@ -259,7 +259,7 @@ final class APIConnection: Sendable {
         let wanted = Set(
             [(Capability.powerState, "power"), (.volumeState, "volume"), (.currentApp, "app")]
                 .filter { session.capabilities.contains($0.0) }.map(\.1))
-        let end = ContinuousClock.now + .milliseconds(Int64(min(max(wait, 0), 5) * 1000))
+        let end = ContinuousClock.now + .clampedSeconds(wait, maximum: 5)
         while ContinuousClock.now < end {
             let have = Set(await connection.knownEvents.map(ServiceProtocol.name(of:)))
             if wanted.isSubset(of: have) { break }

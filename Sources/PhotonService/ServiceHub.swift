@@ -26,7 +26,7 @@ actor ServiceHub {
                 }
                 // The envelope's expiry bounds the wait for a connection, too.
                 let remaining = envelope.expiresAt.timeIntervalSince(clock.now)
-                let deadline = ContinuousClock.now + .milliseconds(Int64(max(remaining, 0) * 1000))
+                let deadline = ContinuousClock.now + .clampedSeconds(remaining, maximum: 3600)
                 try await connection.send(envelope.command, deadline: deadline)
             })
     }

@@ -81,7 +81,7 @@ case "androidtv":
     }
     if let interval = options["ping-interval"] {
         guard let seconds = Double(interval), seconds > 0 else { fail("--ping-interval takes seconds") }
-        configuration.pingInterval = .milliseconds(Int64(seconds * 1000))
+        configuration.pingInterval = .clampedSeconds(seconds, maximum: 86_400)
     }
     do {
         let tv = try await EmulatedAndroidTV.start(configuration, onEvent: printEvent)
@@ -111,11 +111,11 @@ case "samsung":
     }
     if let delay = options["accept-delay"] {
         guard let seconds = Double(delay), seconds >= 0 else { fail("--accept-delay takes seconds") }
-        configuration.acceptDelay = .milliseconds(Int64(seconds * 1000))
+        configuration.acceptDelay = .clampedSeconds(seconds, maximum: 86_400)
     }
     if let interval = options["ping-interval"] {
         guard let seconds = Double(interval), seconds > 0 else { fail("--ping-interval takes seconds") }
-        configuration.pingInterval = .milliseconds(Int64(seconds * 1000))
+        configuration.pingInterval = .clampedSeconds(seconds, maximum: 86_400)
     }
     if let auth = options["token-auth"] { configuration.tokenAuthSupport = auth != "false" }
     if let power = options["power"] { configuration.powerState = power }

@@ -31,3 +31,14 @@ import Testing
         #expect(!MACAddress.looksLikeAttempt("192.168.1.20"))
     }
 }
+
+/// Times from other processes become durations without trapping.
+@Suite struct ClampedDurationTests {
+    @Test func hugeNegativeAndNaNSecondsAreClamped() {
+        #expect(Duration.clampedSeconds(.nan, maximum: 5) == .zero)
+        #expect(Duration.clampedSeconds(-1, maximum: 5) == .zero)
+        #expect(Duration.clampedSeconds(.infinity, maximum: 5) == .seconds(5))
+        #expect(Duration.clampedSeconds(1e300, maximum: 5) == .seconds(5))
+        #expect(Duration.clampedSeconds(1.5, maximum: 5) == .milliseconds(1500))
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import PhotonCore
+import PhotonJSON
+import PhotonService
+import PhotonTestSupport
+import Testing
+
+/// One-shot sends open a router session each; the same commandId sent twice, by two
+/// clients even, reaches the TV once.
+extension DaemonTests {
+    @Test func oneShotSendsAreDeduplicatedByCommandId() async throws {
+        let setup = try await setUp()
+        defer { setup.stop() }
+        let commandID = UUID().uuidString
+        let now = Date().timeIntervalSince1970
+        var answers: [String] = []
+        for _ in 0..<2 {
+            let client = try await ServiceClient.connect(path: setup.socket, timeout: .seconds(5))
+            do {
+                _ = try await client.request(
+                    "send",
+                    [("tv", "tv"), ("commandId", .string(commandID)), ("issuedAt", .double(now)), ("expiresAt", .double(now + 8)),
+                        ("command", .object([("key", "home")]))])
+                answers.append("ok")
+            } catch let error as PhotonError {
+                answers.append(error.message)
+            }
+            await client.close()
+        }
+        #expect(answers.first == "ok")
+        #expect(answers.last?.contains("duplicate") == true, "\(answers)")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(setup.emulator.events("key").count == 1)
+    }
+}
