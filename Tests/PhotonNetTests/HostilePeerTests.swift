@@ -6,14 +6,7 @@ import Testing
 
 /// Peers that misbehave on purpose: ping floods, forbidden close codes, and a closed
 /// stream whose descriptor number was reused.
-@Suite struct HostilePeerTests {
-    func connectedPair() async throws -> (TCPListener, SocketStream, SocketStream) {
-        let listener = try TCPListener()
-        async let accepted = listener.accept()
-        let client = try await SocketStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
-        return (listener, client, try await accepted)
-    }
-
+extension StreamTests {
     /// A server that floods pings and never reads our pongs cannot hold a receive past
     /// its deadline (each pong once had a 30 s write timeout of its own).
     @Test func aPingFloodCannotStallAReceive() async throws {
