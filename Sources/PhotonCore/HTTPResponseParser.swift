@@ -174,6 +174,9 @@ public struct HTTPResponseParser: Sendable {
     private var framing: HTTPBodyFraming?
     private var chunked: HTTPChunkedDecoder?
     private var interim = 0
+    /// How far the head's terminator has been searched for (so each search is resumed,
+    /// not repeated, as bytes arrive).
+    private var scanned = 0
 
     public init(maxHead: Int = HTTPHeadReader.defaultLimit, maxBody: Int) {
         self.maxHead = maxHead
@@ -182,12 +185,23 @@ public struct HTTPResponseParser: Sendable {
 
     public mutating func append(_ bytes: [UInt8]) { queue.append(bytes) }
 
+    /// The offset just past the head's blank line, or nil if it has not arrived.
+    private mutating func findHeadEnd() -> Int? {
+        var i = max(0, scanned - 3)
+        let limit = min(queue.count, maxHead + 4)
+        while i + 3 < limit {
+            if queue[i] == 13 && queue[i + 1] == 10 && queue[i + 2] == 13 && queue[i + 3] == 10 { return i + 4 }
+            i += 1
+        }
+        scanned = limit
+        return nil
+    }
+
     /// The response once it is complete; nil while more bytes are needed. With
     /// `atEnd` (the connection closed), an incomplete response is an error.
     public mutating func next(atEnd: Bool = false) throws -> HTTPClient.Response? {
         while head == nil {
-            let available = queue.bytes(0..<queue.count)
-            guard let range = HTTPHeadReader.findTerminator(available, from: 0) else {
+            guard let end = findHeadEnd() else {
                 if queue.count > maxHead {
                     throw PhotonError(.messageTooLarge, "the HTTP head is larger than \(maxHead) bytes")
                 }
@@ -196,11 +210,12 @@ public struct HTTPResponseParser: Sendable {
                 }
                 return nil
             }
-            guard range.upperBound <= maxHead else {
+            guard end <= maxHead else {
                 throw PhotonError(.messageTooLarge, "the HTTP head is larger than \(maxHead) bytes")
             }
-            let parsed = try HTTPHead.parse(available[..<range.lowerBound])
-            queue.consume(range.upperBound)
+            let parsed = try HTTPHead.parse(queue.bytes(0..<(end - 4))[...])
+            queue.consume(end)
+            scanned = 0
             guard let code = parsed.statusCode else { throw PhotonError(.protocolViolation, "the answer is not an HTTP response") }
             if (100..<200).contains(code) && code != 101 {
                 interim += 1
