@@ -28,6 +28,20 @@ public struct AndroidTVAdapter: TVAdapter {
     public var defaultPort: UInt16 { 6466 }
     public var capabilities: Capabilities { Self.maximumCapabilities }
     public var keyTable: [KeyMapping] { AndroidKeyCodes.keyTable }
+    public var pairingStyle: PairingStyle { .codeOnTV }
+    public var options: [AdapterOption] {
+        [AdapterOption("pairing-port", .port(named: "pairing"), help: "Android TV pairing port (default: remote port + 1)")]
+    }
+    /// The TV pins this installation's client certificate at pairing.
+    public var usesClientIdentity: Bool { true }
+    public var voiceFormat: VoiceFormat? { VoiceFormat(sampleRate: 8000) }
+    public var pairingHelp: String {
+        "Android TV then shows a 6-character code: type it at the prompt, or pipe it in as one line on stdin."
+    }
+    public var probeHelp: String {
+        "Android TV: a TLS handshake on the pairing port, reading name and MAC from the TV's certificate (no pairing request is sent)."
+    }
+    public var launchHelp: String { "Android TV takes deep links (https://www.youtube.com, vnd.youtube://)." }
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {
         let mac = service.txt["bt"].flatMap(AndroidTVCertificateSubject.normalizedMAC)

@@ -44,7 +44,7 @@ final class SamsungSession: RemoteSession {
     {
         let restPort = device.ports["rest"] ?? 8001
         let tls = SamsungTVAdapter.usesTLS(port: device.port, restPort: restPort)
-        if !tls, secrets.token != nil {
+        if !tls, secrets[SamsungTVAdapter.tokenSecret] != nil {
             // A token is a credential: it travels only inside TLS, never in a clear URL.
             throw SamsungTVAdapter.tokenInClear(device.endpoint)
         }
@@ -56,16 +56,16 @@ final class SamsungSession: RemoteSession {
             security = .tls(TLSClientOptions(trust: .pinned(pin)))
         }
         let request = MessageStreamRequest(
-            endpoint: device.endpoint, target: SamsungCommand.channelTarget(clientName: context.clientName, token: secrets.token),
+            endpoint: device.endpoint, target: SamsungCommand.channelTarget(clientName: context.clientName, token: secrets[SamsungTVAdapter.tokenSecret]),
             security: security, maxMessageSize: SamsungEvent.maximumSize)
         let channel = try await context.connector.openMessageStream(request, timeout: context.timeout)
         do {
             let token = try await waitForConnect(channel, timeout: context.timeout, pairing: false, log: context.log)
-            if let token, token != secrets.token {
+            if let token, token != secrets[SamsungTVAdapter.tokenSecret] {
                 // The TV rotated the token: store it at once.
                 context.log.debug("the TV issued a new token; saving it")
                 var updated = secrets
-                updated.token = token
+                updated[SamsungTVAdapter.tokenSecret] = token
                 try await context.secretsChanged(secrets, updated)
             }
         } catch {

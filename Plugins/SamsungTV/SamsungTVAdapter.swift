@@ -6,6 +6,8 @@ import PhotonCore
 /// (8001) for sets without token authentication.
 public struct SamsungTVAdapter: TVAdapter {
     public static let brandID = "samsung"
+    /// The name of the token in the TV's stored secrets.
+    public static let tokenSecret = "token"
     public static let maximumCapabilities = Capabilities(.keys, .longPress, .text, .appLaunch, .appList, .powerState, .wakeOnLAN)
 
     /// Minimum time between two key commands to one TV: bursts sent faster are dropped
@@ -30,6 +32,16 @@ public struct SamsungTVAdapter: TVAdapter {
     public var defaultPort: UInt16 { 8002 }
     public var capabilities: Capabilities { Self.maximumCapabilities }
     public var keyTable: [KeyMapping] { SamsungKeys.keyTable }
+    /// What Samsung sets answer to (and `recognise` knows).
+    public var ssdpSearchTargets: [String] { ["urn:samsung.com:device:RemoteControlReceiver:1"] }
+    public var pairingStyle: PairingStyle { .acceptOnTV }
+    public var options: [AdapterOption] { [AdapterOption("rest-port", .port(named: "rest"), help: "Samsung REST port (default 8001)")] }
+    public var secretNames: [String] { [Self.tokenSecret] }
+    public var pairingHelp: String {
+        "Samsung shows an \"Allow\" prompt: accept it on the TV within 30 s; the token it issues is kept in the secret store (never printed)."
+    }
+    public var probeHelp: String { "Samsung: GET /api/v2/ on the REST port." }
+    public var launchHelp: String { "Samsung takes app ids (111299001912 is YouTube)." }
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {
         if service.type.hasPrefix("ssdp:urn:samsung.com:device:RemoteControlReceiver") {
@@ -161,6 +173,6 @@ struct SamsungPairingFlow: PairingFlow {
             id: "samsung-" + idPart, nickname: "samsung-" + idPart, brand: SamsungTVAdapter.brandID, host: endpoint.host,
             port: endpoint.port, ports: ["rest": restPort], name: info.name, model: info.modelName, mac: info.wifiMac,
             capabilities: SamsungTVAdapter.maximumCapabilities.sortedNames)
-        return PairedTV(device: device, secrets: DeviceSecrets(pin: pin, token: token))
+        return PairedTV(device: device, secrets: DeviceSecrets(pin: pin, values: token.map { [SamsungTVAdapter.tokenSecret: $0] } ?? [:]))
     }
 }

@@ -17,8 +17,9 @@ public enum PhotonCommandLine {
         OptionSpec("version", help: "print the version and exit"),
     ]
 
-    public static var parser: ArgumentParser {
-        ArgumentParser(commands: CommandTable.all, globalOptions: globalOptions)
+    /// The parser for a tool with these brands (their options join `pair` and `probe`).
+    public static func parser(for registry: AdapterRegistry = BuiltInAdapters.registry) -> ArgumentParser {
+        ArgumentParser(commands: CommandTable.all(registry), globalOptions: globalOptions)
     }
 
     /// Runs the tool with `arguments` (without the program name).
@@ -29,13 +30,14 @@ public enum PhotonCommandLine {
     ) async -> Int32 {
         let wantsJSON = arguments.contains("--json")
         do {
+            let parser = parser(for: registry)
             let parsed = try parser.parse(arguments)
             if parsed.flag("version") {
                 terminal.write(wantsJSON ? JSONValue.object([("version", .string(version))]).encoded + "\n" : "photon \(version)\n")
                 return 0
             }
             guard let command = parsed.command else {
-                terminal.write(HelpText.overview(parser))
+                terminal.write(HelpText.overview(parser, registry: registry))
                 return parsed.helpRequested ? 0 : 2
             }
             if parsed.helpRequested {
@@ -53,7 +55,7 @@ public enum PhotonCommandLine {
 
     /// Runs a command line with an existing context (the demo drives commands this way).
     static func runParsed(_ arguments: [String], context: CLIContext) async throws -> Int32 {
-        let parsed = try parser.parse(arguments)
+        let parsed = try parser(for: context.registry).parse(arguments)
         guard let command = parsed.command else { throw PhotonError(.usage, "no command in \(arguments)") }
         return try await command.run(parsed, context)
     }

@@ -2,9 +2,11 @@ import PhotonCore
 
 /// Every command of the `photon` tool, in the order `--help` lists them.
 enum CommandTable {
-    static var all: [CommandSpec] {
-        [PairCommand.spec] + ControlCommands.specs + [VoiceCommand.spec, StatusCommand.spec, WakeCommand.spec, ProbeCommand.spec, DiscoverCommand.spec] + DeviceCommands.specs
-            + IdentityCommands.specs + [KeysCommand.spec, ServeCommand.spec, DemoCommand.spec] + pending
+    /// The commands, with the options and help the registered brands add.
+    static func all(_ registry: AdapterRegistry) -> [CommandSpec] {
+        [PairCommand.spec(registry)] + ControlCommands.specs(registry)
+            + [VoiceCommand.spec, StatusCommand.spec, WakeCommand.spec, ProbeCommand.spec(registry), DiscoverCommand.spec]
+            + DeviceCommands.specs + IdentityCommands.specs + [KeysCommand.spec, ServeCommand.spec, DemoCommand.spec] + pending
     }
 
     /// Commands of the contract (design/cli.md) that this build does not have yet. Each

@@ -3,7 +3,7 @@ import PhotonCore
 
 /// `photon key|text|launch|volume`: one session, commands sent in order.
 enum ControlCommands {
-    static let specs: [CommandSpec] = [
+    static func specs(_ registry: AdapterRegistry) -> [CommandSpec] { [
         CommandSpec(
             ["key"], summary: "send keys to a TV, in order", arguments: "TV KEY...", minimumArguments: 2, maximumArguments: nil,
             options: [
@@ -24,12 +24,12 @@ enum ControlCommands {
             examples: ["photon text living-room \"the expanse\""], run: text),
         CommandSpec(
             ["launch"], summary: "open an app or deep link", arguments: "TV APP", minimumArguments: 2, maximumArguments: 2,
-            details: "Android TV takes deep links (https://www.youtube.com, vnd.youtube://). Samsung takes app ids (111299001912 is YouTube).",
+            details: registry.adapters.map(\.launchHelp).filter { !$0.isEmpty }.joined(separator: " "),
             examples: ["photon launch living-room https://www.netflix.com/title/80057281"], run: launch),
         CommandSpec(
             ["volume"], summary: "change the volume", arguments: "TV up|down|mute", minimumArguments: 2, maximumArguments: 2,
             examples: ["photon volume living-room up", "photon volume living-room mute"], run: volume),
-    ]
+    ] }
 
     static func milliseconds(_ parsed: ParsedCommand, _ name: String, default value: Int) throws -> Int {
         guard let text = parsed.value(name) else { return value }

@@ -16,7 +16,7 @@ enum DeviceCommands {
             examples: ["photon forget living-room"], run: forget),
         CommandSpec(
             ["rename"], summary: "give a paired TV a new nickname", arguments: "TV NICKNAME", minimumArguments: 2,
-            maximumArguments: 2, examples: ["photon rename androidtv-aabbccddeeff living-room"], run: rename),
+            maximumArguments: 2, examples: ["photon rename tv-aabbccddeeff living-room"], run: rename),
     ]
 
     static func json(_ device: DeviceRecord) -> JSONValue {

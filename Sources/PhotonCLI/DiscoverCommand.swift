@@ -14,12 +14,12 @@ enum DiscoverCommand {
         ],
         details: """
             Lists each TV as soon as it resolves (name, brand, address, port, id, MAC), for
-            --timeout seconds (default 3). Also sends an SSDP search for Samsung sets (multicast,
+            --timeout seconds (default 3). Brands that answer SSDP get a search too (multicast,
             or to one host with --ssdp). A TV seen on several interfaces or services is listed
-            once. Legacy Android TV Remote v1 sets are listed as unsupported. Needs avahi-daemon;
-            where multicast does not pass, use `photon probe ADDRESS`.
+            once; one whose protocol version Photon cannot drive is listed as unsupported.
+            Needs avahi-daemon; where multicast does not pass, use `photon probe ADDRESS`.
             """,
-        examples: ["photon discover", "photon discover --timeout 10 --json", "photon discover --brand samsung"], run: run)
+        examples: ["photon discover", "photon discover --timeout 10 --json", "photon discover --brand BRAND --no-ssdp"], run: run)
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         var adapters = context.registry.adapters
@@ -35,15 +35,16 @@ enum DiscoverCommand {
             stopper.cancel()
             browser.stop()
         }
-        // SSDP (Samsung) runs beside mDNS; its answers join the same stream.
+        // SSDP runs beside mDNS for the brands that answer it; its answers join the same stream.
         let (ssdpEvents, ssdpContinuation) = AsyncStream.makeStream(of: DiscoveredService.self)
         var ssdpTask: Task<Void, Never>?
-        if !parsed.flag("no-ssdp"), adapters.contains(where: { $0.id == "samsung" }) {
+        let ssdpTargets = AdapterRegistry(adapters).ssdpSearchTargets
+        if !parsed.flag("no-ssdp"), !ssdpTargets.isEmpty {
             let target = try parsed.value("ssdp").map { try Endpoint(parsing: $0, defaultPort: SSDP.port) }
             let wait = min(seconds, .seconds(3))
             ssdpTask = Task {
                 let answers = (try? await SSDPSearcher.search(
-                    targets: SSDP.samsungTargets, host: target?.host ?? SSDP.multicastHost, port: target?.port ?? SSDP.port, timeout: wait)) ?? []
+                    targets: ssdpTargets, host: target?.host ?? SSDP.multicastHost, port: target?.port ?? SSDP.port, timeout: wait)) ?? []
                 for answer in answers { ssdpContinuation.yield(SSDP.service(answer)) }
                 ssdpContinuation.finish()
             }

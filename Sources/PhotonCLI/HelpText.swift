@@ -1,8 +1,10 @@
+import PhotonCore
+
 /// Renders `--help` for the tool and for each command from the command table.
 enum HelpText {
-    static func overview(_ parser: ArgumentParser) -> String {
+    static func overview(_ parser: ArgumentParser, registry: AdapterRegistry) -> String {
         var text = """
-            photon \(PhotonCommandLine.version): drive TVs from Linux (Android TV, Samsung)
+            photon \(PhotonCommandLine.version): drive TVs from Linux (\(registry.adapters.map(\.displayName).joined(separator: "; ")))
 
             Usage: photon [global options] COMMAND [arguments]
 

@@ -10,16 +10,16 @@ enum IdentityCommands {
             ["identity", "show"], summary: "show this installation's client certificate (made on first use)",
             details: """
                 Photon makes its own RSA-2048 key and self-signed certificate the first time it
-                needs one; nothing is shipped in the package. Android TVs remember this
-                certificate when you pair. The private key never leaves the secret store.
+                needs one; nothing is shipped in the package. TVs of brands that use client
+                certificates remember it when you pair. The private key never leaves the secret store.
                 """,
             examples: ["photon identity show", "photon identity show --json"],
             run: show),
         CommandSpec(
             ["identity", "regenerate"], summary: "replace the client certificate with a new one",
             details: """
-                Makes a new key and certificate. Android TVs paired with the old certificate
-                will refuse this client until you pair them again (`photon pair`).
+                Makes a new key and certificate. TVs that remember the old certificate (see
+                `photon list`) refuse this client until you pair them again (`photon pair`).
                 """,
             examples: ["photon identity regenerate"],
             run: regenerate),
@@ -63,10 +63,10 @@ enum IdentityCommands {
         let identity = try await context.store.regenerateIdentity()
         let (json, text) = try describe(identity, context: context, created: true)
         context.emit(json, text: text)
-        let affected = try await context.store.devices().devices.filter { $0.brand == "androidtv" }
+        let affected = try await context.store.devices().devices.filter { device in context.registry.adapters.first { $0.id == device.brand }?.usesClientIdentity == true }
         if !affected.isEmpty {
             context.note(
-                "note: pair these Android TVs again: " + affected.map(\.nickname).joined(separator: ", "))
+                "note: pair these TVs again (they know this installation by its certificate): " + affected.map(\.nickname).joined(separator: ", "))
         }
         return 0
     }

@@ -10,7 +10,7 @@ enum KeysCommand {
             adapter's column shows its code for the key ('-' where it has none: sending that
             key to such a TV fails with exit 6). `--raw` on `photon key` passes brand codes.
             """,
-        examples: ["photon keys", "photon keys --brand androidtv --json"],
+        examples: ["photon keys", "photon keys --brand BRAND --json"],
         run: run)
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {

@@ -6,50 +6,41 @@ import PhotonStore
 /// `photon pair ADDRESS`: trust the TV's certificate (with consent), run the brand's
 /// pairing, store the TV and its secrets.
 enum PairCommand {
-    static let spec = CommandSpec(
-        ["pair"], summary: "pair with a TV and store it", arguments: "ADDRESS", minimumArguments: 1, maximumArguments: 1,
-        options: [
-            OptionSpec("name", value: "NICK", help: "nickname to store the TV under (default: from the TV's name)"),
-            OptionSpec("brand", value: "BRAND", help: "skip detection: androidtv or samsung"),
-            OptionSpec("trust", value: "FINGERPRINT", help: "consent to this SHA-256 certificate fingerprint without asking"),
-            OptionSpec("pairing-port", value: "PORT", help: "Android TV pairing port (default: remote port + 1)"),
-            OptionSpec("rest-port", value: "PORT", help: "Samsung REST port (default 8001)"),
-            OptionSpec("replace", help: "replace a paired TV with the same id but another certificate or address"),
-        ],
-        details: """
-            ADDRESS is HOST[:PORT] (IPv6 in brackets). Photon first shows the SHA-256 fingerprint
-            of the TV's certificate and asks whether to trust it; --trust gives that consent in
-            scripts. Without a terminal and without --trust it stops (exit 5) and prints the
-            fingerprint: nothing is sent to an untrusted TV. Pinning cannot prove who answers on
-            first contact; compare the fingerprint if you can.
-            Android TV then shows a 6-character code: type it at the prompt, or pipe it in as
-            one line on stdin. Samsung shows an "Allow" prompt: accept it on the TV within 30 s;
-            the token it issues is kept in the secret store (never printed).
-            """,
-        examples: [
-            "photon pair 192.168.1.20 --name living-room",
-            "photon pair 127.0.0.1:7466 --trust AB:CD:...:EF < code.txt",
-            "echo 3FA9C1 | photon pair tv.local --brand androidtv --trust \"$FP\"",
-            "photon pair 192.168.1.30 --brand samsung --name bedroom",
-        ],
-        run: run)
+    static func spec(_ registry: AdapterRegistry) -> CommandSpec {
+        CommandSpec(
+            ["pair"], summary: "pair with a TV and store it", arguments: "ADDRESS", minimumArguments: 1, maximumArguments: 1,
+            options: [
+                OptionSpec("name", value: "NICK", help: "nickname to store the TV under (default: from the TV's name)"),
+                OptionSpec("brand", value: "BRAND", help: "skip detection: \(registry.ids.joined(separator: ", "))"),
+                OptionSpec("trust", value: "FINGERPRINT", help: "consent to this SHA-256 certificate fingerprint without asking"),
+                OptionSpec("replace", help: "replace a paired TV with the same id but another certificate or address"),
+            ] + BrandOptions.specs(registry),
+            details: """
+                ADDRESS is HOST[:PORT] (IPv6 in brackets). Photon first shows the SHA-256 fingerprint
+                of the TV's certificate and asks whether to trust it; --trust gives that consent in
+                scripts. Without a terminal and without --trust it stops (exit 5) and prints the
+                fingerprint: nothing is sent to an untrusted TV. Pinning cannot prove who answers on
+                first contact; compare the fingerprint if you can.
+                """ + registry.adapters.map { "\n" + $0.pairingHelp }.joined(),
+            examples: [
+                "photon pair 192.168.1.20 --name living-room",
+                "photon pair 127.0.0.1:7466 --trust AB:CD:...:EF < code.txt",
+                "echo 3FA9C1 | photon pair tv.local --brand \(registry.ids.first ?? "BRAND") --trust \"$FP\"",
+            ],
+            run: run)
+    }
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let address = parsed.arguments[0]
         let trusted = try parsed.value("trust").map { try CertificateFingerprint(hex: $0) }
         if let nickname = parsed.value("name") { try DeviceNaming.validateNickname(nickname) }
         let adapterContext = try await SessionSupport.adapterContext(context)
-        // A brand-specific port option names the brand too.
-        let brand = parsed.value("brand")
-            ?? (parsed.value("pairing-port") != nil ? "androidtv" : parsed.value("rest-port") != nil ? "samsung" : nil)
-        let adapter = try await SessionSupport.chooseAdapter(for: address, brand: brand, context: context, adapterContext: adapterContext)
+        // A brand's own option names the brand too.
+        let brandOptions = try BrandOptions(parsed, registry: context.registry)
+        let adapter = try await SessionSupport.chooseAdapter(
+            for: address, brand: parsed.value("brand") ?? brandOptions.impliedBrand, context: context, adapterContext: adapterContext)
         let endpoint = try Endpoint(parsing: address, defaultPort: adapter.defaultPort)
-        var options: [String: String] = [:]
-        for name in ["pairing-port", "rest-port"] {
-            guard let port = parsed.value(name) else { continue }
-            guard let value = UInt16(port), value > 0 else { throw PhotonError(.usage, "--\(name) takes a port number") }
-            options[name] = String(value)
-        }
+        let options = try brandOptions.values(for: adapter)
         let responder = TerminalPairingResponder(terminal: context.terminal, trusted: trusted, json: context.json)
         let flow = adapter.pairing(with: endpoint, options: options, context: adapterContext)
         var paired = try await flow.run(responder: responder)

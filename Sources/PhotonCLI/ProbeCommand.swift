@@ -3,40 +3,39 @@ import PhotonCore
 /// `photon probe HOST`: asks every adapter at once whether its kind of TV answers there —
 /// for networks where discovery cannot see the TV.
 enum ProbeCommand {
-    static let spec = CommandSpec(
-        ["probe"], summary: "ask an address which TV answers there", arguments: "HOST", minimumArguments: 1, maximumArguments: 1,
-        options: [
-            OptionSpec("port", value: "PORT", help: "Android TV remote port (pairing = port + 1) to try instead of 6466"),
-            OptionSpec("pairing-port", value: "PORT", help: "Android TV pairing port to try"),
-            OptionSpec("rest-port", value: "PORT", help: "Samsung REST port to try instead of 8001"),
-        ],
-        details: """
-            Android TV: a TLS handshake on the pairing port, reading name and MAC from the TV's
-            certificate (no pairing request is sent). Samsung: GET /api/v2/ on the REST port.
-            Each try is bounded by --timeout (default here 3 s).
-            """,
-        examples: ["photon probe 192.168.1.20", "photon probe tv.local --json"], run: run)
+    static func spec(_ registry: AdapterRegistry) -> CommandSpec {
+        CommandSpec(
+            ["probe"], summary: "ask an address which TV answers there", arguments: "HOST", minimumArguments: 1, maximumArguments: 1,
+            options: [
+                OptionSpec("port", value: "PORT", help: "each brand's main port to try instead of its default"),
+                OptionSpec("brand", value: "BRAND", help: "only this brand: \(registry.ids.joined(separator: ", "))"),
+            ] + BrandOptions.specs(registry),
+            details: (registry.adapters.map(\.probeHelp).filter { !$0.isEmpty } + ["Each try is bounded by --timeout (default here 3 s)."])
+                .joined(separator: "\n"),
+            examples: ["photon probe 192.168.1.20", "photon probe tv.local --json"], run: run)
+    }
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let host = try Endpoint(parsing: parsed.arguments[0], defaultPort: 1).host
-        var ports: [String: UInt16] = [:]
-        for (option, name) in [("port", "remote"), ("pairing-port", "pairing"), ("rest-port", "rest")] {
-            guard let text = parsed.value(option) else { continue }
-            guard let port = UInt16(text), port > 0 else { throw PhotonError(.usage, "--\(option) takes a port number") }
-            ports[name] = port
+        var mainPort: UInt16?
+        if let text = parsed.value("port") {
+            guard let port = UInt16(text), port > 0 else { throw PhotonError(.usage, "--port takes a port number from 1 to 65535") }
+            mainPort = port
         }
+        let brandOptions = try BrandOptions(parsed, registry: context.registry)
         var adapterContext = try await SessionSupport.adapterContext(context)
         if parsed.value("timeout") == nil { adapterContext.timeout = .seconds(3) }
         let probeContext = adapterContext
-        let probePorts = ports
-        let adapters = context.registry.adapters
+        var adapters = context.registry.adapters
+        if let brand = parsed.value("brand") { adapters = [try context.registry.adapter(id: brand)] }
+        let portsByBrand = Dictionary(uniqueKeysWithValues: adapters.map { ($0.id, brandOptions.ports(for: $0, mainPort: mainPort)) })
         let results = await withTaskGroup(of: (String, Result<TVCandidate?, any Error>).self) { group in
             for adapter in adapters {
                 group.addTask {
                     let result: Result<TVCandidate?, any Error>
                     do {
                         result = .success(try await withTimeout(probeContext.timeout, "probing \(adapter.id)") {
-                            try await adapter.probe(host: host, ports: probePorts, context: probeContext)
+                            try await adapter.probe(host: host, ports: portsByBrand[adapter.id] ?? [:], context: probeContext)
                         })
                     } catch { result = .failure(error) }
                     return (adapter.id, result)

@@ -1,13 +1,13 @@
 import Foundation
 import PhotonCore
 
-/// `photon voice TV FILE.wav`: a voice query, converted to what TVs take (8 kHz, mono,
-/// 16-bit little-endian PCM) when the file is anything else.
+/// `photon voice TV FILE.wav`: a voice query, converted to the format the TV's adapter
+/// declares (`TVAdapter.voiceFormat`) when the file is anything else.
 enum VoiceCommand {
     static let spec = CommandSpec(
         ["voice"], summary: "stream a voice query from a WAV file", arguments: "TV FILE.wav", minimumArguments: 2,
         maximumArguments: 2,
-        details: "Any PCM WAV (8/16/24/32-bit integer or 32-bit float, any rate, any channels) is mixed to mono and resampled to 8 kHz 16-bit.",
+        details: "Any PCM WAV (8/16/24/32-bit integer or 32-bit float, any rate, any channels) is mixed to mono and resampled to the rate the TV's brand takes (16-bit).",
         examples: ["photon voice living-room query.wav"], run: run)
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
@@ -17,9 +17,14 @@ enum VoiceCommand {
         }
         guard data.count <= 32 << 20 else { throw PhotonError(.usage, "\(path) is over 32 MiB; a voice query is a few seconds") }
         let audio = try WAVFile.parse([UInt8](data))
-        let pcm = audio.pcm16Mono(at: 8000)
-        context.log.debug("voice: \(audio.sampleRate) Hz, \(audio.channels) channel(s) → \(pcm.count) bytes at 8 kHz")
-        _ = try await ControlCommands.send(.voice(pcm: pcm, sampleRate: 8000), parsed, context)
+        let device = try await SessionSupport.device(parsed.arguments[0], context: context)
+        let adapter = try context.registry.adapter(id: device.brand)
+        guard let format = adapter.voiceFormat else {
+            throw PhotonError.unsupported("\(adapter.displayName) TVs take no voice input", hint: "send the words as text: photon text TV \"…\"")
+        }
+        let pcm = audio.pcm16Mono(at: format.sampleRate)
+        context.log.debug("voice: \(audio.sampleRate) Hz, \(audio.channels) channel(s) → \(pcm.count) bytes at \(format.sampleRate) Hz")
+        _ = try await ControlCommands.send(.voice(pcm: pcm, sampleRate: format.sampleRate), parsed, context)
         context.emit(.object([("bytes", .int(pcm.count))]), text: nil)
         return 0
     }

@@ -13,8 +13,8 @@ enum WakeCommand {
         details: """
             TV is a paired TV whose MAC was learned at pairing, or a MAC address. By default the
             packet goes to 255.255.255.255 and to each interface's directed broadcast, on ports 9
-            and 7. TVs usually wake only on wired Ethernet with "Power On with Mobile" (Samsung) or
-            networked standby enabled.
+            and 7. TVs usually wake only on wired Ethernet, with the TV's "power on over the
+            network" (networked standby) setting enabled.
             """,
         examples: ["photon wake living-room", "photon wake AA:BB:CC:DD:EE:FF --broadcast 192.168.1.255"],
         run: run)

@@ -82,9 +82,70 @@ public struct KeyMapping: Sendable, Hashable {
     }
 }
 
+/// How a brand pairs, as the host shows it to the user.
+public enum PairingStyle: String, Sendable, Hashable {
+    /// The TV shows a code the user types (`enterCode` challenges).
+    case codeOnTV = "code-on-tv"
+    /// The user accepts a prompt on the TV (`confirmOnTV` challenges).
+    case acceptOnTV = "accept-on-tv"
+    /// Nothing is exchanged; pairing stores the device's identity.
+    case none
+}
+
+/// An option a brand adds to `photon pair` and `photon probe` (`--pairing-port`), typed
+/// so the host checks its value before anything is sent.
+public struct AdapterOption: Sendable, Hashable {
+    public enum Value: Sendable, Hashable {
+        /// A TCP port (1–65535) that sets the adapter's named port (`pairing`, `rest`).
+        case port(named: String)
+        /// Free text.
+        case text
+    }
+
+    public var name: String
+    public var value: Value
+    public var help: String
+
+    public init(_ name: String, _ value: Value, help: String) {
+        self.name = name
+        self.value = value
+        self.help = help
+    }
+
+    /// The placeholder shown in help (`PORT`, `TEXT`).
+    public var placeholder: String {
+        switch value {
+        case .port: return "PORT"
+        case .text: return "TEXT"
+        }
+    }
+}
+
+/// The audio a brand's voice input takes (PCM, little-endian, signed).
+public struct VoiceFormat: Sendable, Hashable {
+    public var sampleRate: Int
+    public var channels: Int
+    public var bitsPerSample: Int
+    public init(sampleRate: Int, channels: Int = 1, bitsPerSample: Int = 16) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.bitsPerSample = bitsPerSample
+    }
+}
+
+/// How a TV of a brand is woken when it does not answer.
+public enum WakeMethod: String, Sendable, Hashable {
+    /// A Wake-on-LAN magic packet to the MAC learned at pairing.
+    case wakeOnLAN = "wake-on-lan"
+    /// The brand cannot be woken from here.
+    case none
+}
+
 /// One protocol family (Android TV Remote v2, Samsung WebSocket-token…). An adapter
 /// speaks its protocol only through the `Connector` in its context, so it can be tested
-/// over an in-memory transport and run over real TLS unchanged.
+/// over an in-memory transport and run over real TLS unchanged. It also describes itself
+/// completely — discovery, probing, pairing, secrets, identity, voice, keys, waking — so
+/// the host (CLI, daemon, façade) never names a brand.
 public protocol TVAdapter: Sendable {
     /// Stable id used in the store and on the command line (`androidtv`, `samsung`).
     var id: String { get }
@@ -99,6 +160,29 @@ public protocol TVAdapter: Sendable {
     var capabilities: Capabilities { get }
     /// The brand-neutral keys this adapter maps, with their codes.
     var keyTable: [KeyMapping] { get }
+    /// SSDP search targets (`ST`) to send; answers come to `recognise` as services of type
+    /// `ssdp:<ST>`. Empty: no SSDP.
+    var ssdpSearchTargets: [String] { get }
+    /// How pairing goes, for help and for front ends that prepare the user.
+    var pairingStyle: PairingStyle { get }
+    /// Options of `photon pair` and `photon probe` for this brand (`--pairing-port`).
+    var options: [AdapterOption] { get }
+    /// The names of the secrets `PairedTV.secrets` carries besides the pin (`token`):
+    /// what the store keeps and every log redacts.
+    var secretNames: [String] { get }
+    /// Whether the TV remembers this installation's client certificate: regenerating the
+    /// identity then means pairing such TVs again.
+    var usesClientIdentity: Bool { get }
+    /// The audio voice input takes, or nil when the brand has none.
+    var voiceFormat: VoiceFormat? { get }
+    /// How a TV of this brand that does not answer is woken.
+    var wakeMethod: WakeMethod { get }
+    /// One or two sentences for `photon pair --help`: what happens after consent.
+    var pairingHelp: String { get }
+    /// One sentence for `photon probe --help`: how this brand is recognised.
+    var probeHelp: String { get }
+    /// One sentence for `photon launch --help`: what this brand takes as an app.
+    var launchHelp: String { get }
 
     /// Turns a discovered mDNS service into a candidate, or nil if it is not ours.
     func recognise(_ service: DiscoveredService) -> TVCandidate?
@@ -110,6 +194,23 @@ public protocol TVAdapter: Sendable {
     /// Opens a session to a paired TV.
     func openSession(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws
         -> any RemoteSession
+}
+
+extension TVAdapter {
+    public var ssdpSearchTargets: [String] { [] }
+    public var options: [AdapterOption] { [] }
+    public var secretNames: [String] { [] }
+    public var usesClientIdentity: Bool { false }
+    public var voiceFormat: VoiceFormat? { nil }
+    public var wakeMethod: WakeMethod { capabilities.contains(.wakeOnLAN) ? .wakeOnLAN : .none }
+    public var probeHelp: String { "" }
+    public var launchHelp: String { "" }
+
+    /// The name of the main port in `defaultPorts` (the one `defaultPort` is), which a
+    /// plain `--port` sets.
+    public var mainPortName: String {
+        defaultPorts.first { $0.value == defaultPort }?.key ?? "main"
+    }
 }
 
 /// The adapters a program knows. The CLI and the daemon build it in exactly one place,
@@ -128,4 +229,22 @@ public struct AdapterRegistry: Sendable {
     }
 
     public var ids: [String] { adapters.map(\.id) }
+
+    /// Every brand option, once each, in registration order.
+    public var options: [AdapterOption] {
+        var seen: Set<String> = []
+        return adapters.flatMap(\.options).filter { seen.insert($0.name).inserted }
+    }
+
+    /// The adapters that take option `name`.
+    public func adapters(taking name: String) -> [any TVAdapter] { adapters.filter { $0.options.contains { $0.name == name } } }
+
+    /// Every SSDP search target, once each.
+    public var ssdpSearchTargets: [String] {
+        var seen: Set<String> = []
+        return adapters.flatMap(\.ssdpSearchTargets).filter { seen.insert($0).inserted }
+    }
+
+    /// Every secret name an adapter keeps (for redaction).
+    public var secretNames: Set<String> { Set(adapters.flatMap(\.secretNames)) }
 }

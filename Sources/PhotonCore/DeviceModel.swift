@@ -45,15 +45,46 @@ public struct DeviceRecord: Sendable, Hashable, Codable {
     }
 }
 
-/// The secrets for one TV: its certificate pin and any token. Stored only in the secret
-/// store (0600), never printed.
+/// The secrets for one TV: its certificate pin (for TLS brands) and whatever else its
+/// adapter keeps (a token, a client key…), by name. Stored only in the secret store
+/// (0600), never printed. On disk it is one flat JSON object (`{"pin": …, "token": …}`),
+/// so a brand adds a secret without a new field here or a new store format.
 public struct DeviceSecrets: Sendable, Hashable, Codable {
     public var pin: CertificateFingerprint?
-    public var token: String?
+    /// The adapter's own secrets, by the names it declares in `TVAdapter.secretNames`.
+    public var values: [String: String]
 
-    public init(pin: CertificateFingerprint? = nil, token: String? = nil) {
+    public init(pin: CertificateFingerprint? = nil, values: [String: String] = [:]) {
         self.pin = pin
-        self.token = token
+        self.values = values
+    }
+
+    /// One of the adapter's secrets by name.
+    public subscript(name: String) -> String? {
+        get { values[name] }
+        set { values[name] = newValue }
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        pin = try container.decodeIfPresent(CertificateFingerprint.self, forKey: Key(stringValue: "pin"))
+        values = [:]
+        for key in container.allKeys where key.stringValue != "pin" {
+            if let value = try? container.decode(String.self, forKey: key) { values[key.stringValue] = value }
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encodeIfPresent(pin, forKey: Key(stringValue: "pin"))
+        for (name, value) in values where name != "pin" { try container.encode(value, forKey: Key(stringValue: name)) }
     }
 }
 

@@ -5,8 +5,6 @@ import Foundation
 public enum SSDP {
     public static let multicastHost = "239.255.255.250"
     public static let port: UInt16 = 1900
-    /// What Samsung TVs answer to (protocol notes §6).
-    public static let samsungTargets = ["urn:samsung.com:device:RemoteControlReceiver:1"]
     public static let maximumResponseSize = 2048
 
     public static func searchRequest(target: String, mx: Int = 1) -> [UInt8] {

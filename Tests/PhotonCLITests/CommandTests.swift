@@ -32,7 +32,7 @@ import Testing
                     device: DeviceRecord(
                         id: "samsung-\(n)", nickname: "tv-\(n)", brand: n % 2 == 0 ? "samsung" : "androidtv",
                         host: "127.0.0.1", port: 8002, name: "Room \(n) \u{1B}[2J"),
-                    secrets: DeviceSecrets(token: "SECRET-TOKEN-\(n)")))
+                    secrets: DeviceSecrets(values: ["token": "SECRET-TOKEN-\(n)"])))
         }
     }
 

@@ -326,7 +326,7 @@ import Testing
             "--name", "bedroom",
         ])
         #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
-        let token = try #require(await Store(paths: StorePaths(home: home)).secrets(for: "samsung-0200005a4d53").token)
+        let token = try #require(await Store(paths: StorePaths(home: home)).secrets(for: "samsung-0200005a4d53")["token"])
         let daemon = try await startDaemon(home, ["-v"])
         defer { daemon.terminate() }
         let connectedBefore = emulator.events("client_connected").count

@@ -3,7 +3,7 @@ import PhotonCore
 import Testing
 
 @Suite struct ParserTests {
-    let parser = PhotonCommandLine.parser
+    let parser = PhotonCommandLine.parser()
 
     @Test func globalOptionsGoAnywhere() throws {
         for line in [

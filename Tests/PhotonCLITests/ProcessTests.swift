@@ -32,7 +32,7 @@ import Testing
             try await store.save(
                 PairedTV(
                     device: DeviceRecord(id: "dev-\(n)", nickname: "old-\(n)", brand: "samsung", host: "127.0.0.1", port: 8002),
-                    secrets: DeviceSecrets(token: "t\(n)")))
+                    secrets: DeviceSecrets(values: ["token": "t\(n)"])))
         }
         // Every process rewrites both files under the lock at the same moment.
         let processes = try (0..<count).map { n in
@@ -42,6 +42,6 @@ import Testing
         let file = try await store.devices()
         #expect(file.devices.count == count)
         #expect(Set(file.devices.map(\.nickname)) == Set((0..<count).map { "new-\($0)" }))
-        for n in 0..<count { #expect(try await store.secrets(for: "dev-\(n)").token == "t\(n)") }
+        for n in 0..<count { #expect(try await store.secrets(for: "dev-\(n)")["token"] == "t\(n)") }
     }
 }

@@ -32,7 +32,7 @@ import Testing
         var st = stat()
         stat(secretsFile.path, &st)
         #expect(st.st_mode & 0o777 == 0o600)
-        let token = try #require(await Store(paths: StorePaths(home: home)).secrets(for: "samsung-0200005a4d53").token)
+        let token = try #require(await Store(paths: StorePaths(home: home)).secrets(for: "samsung-0200005a4d53")["token"])
         #expect(secrets.contains(token))
         #expect(!pair.standardOutput.contains(token) && !pair.standardError.contains(token))
 

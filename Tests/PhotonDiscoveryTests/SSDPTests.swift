@@ -53,7 +53,7 @@ import Testing
         }
         defer { answering.cancel() }
         let answers = try await SSDPSearcher.search(
-            targets: SSDP.samsungTargets, host: "127.0.0.1", port: responder.port, timeout: .milliseconds(700))
+            targets: ["urn:samsung.com:device:RemoteControlReceiver:1"], host: "127.0.0.1", port: responder.port, timeout: .milliseconds(700))
         #expect(answers.count == 1)
         #expect(answers.first?.usn.hasPrefix("uuid:29b76356") == true)
         #expect(!answers.contains { $0.usn.contains("spoofed0") })

@@ -23,8 +23,7 @@ import Testing
                 id: "\(brand)-\(n)", nickname: "tv-\(n)", brand: brand, host: "127.0.0.\(n % 200 + 1)", port: 6466,
                 ports: ["pairing": 6467], name: "TV \(n)", mac: "AA:BB:CC:DD:EE:\(String(format: "%02X", n % 256))",
                 capabilities: ["keys"]),
-            secrets: DeviceSecrets(
-                pin: try! CertificateFingerprint(bytes: [UInt8](repeating: UInt8(n % 256), count: 32)), token: "tok-\(n)"))
+            secrets: DeviceSecrets(pin: try! CertificateFingerprint(bytes: [UInt8](repeating: UInt8(n % 256), count: 32)), values: ["token": "tok-\(n)"]))
     }
 
     @Test func filesAndDirectoriesArePrivate() async throws {
@@ -52,7 +51,7 @@ import Testing
         try await store.save(device(2))
         #expect(try await store.device(named: "tv-1").id == "androidtv-1")
         #expect(try await store.device(named: "androidtv-2").nickname == "tv-2")
-        #expect(try await store.secrets(for: "androidtv-2").token == "tok-2")
+        #expect(try await store.secrets(for: "androidtv-2")["token"] == "tok-2")
         // A nickname used by another TV is refused.
         var clash = device(3)
         clash.device.nickname = "tv-1"
@@ -159,7 +158,7 @@ import Testing
             #expect(error.hint?.contains("chmod 700") == true)
         }
         chmod(store.paths.dataDirectory.path, 0o700)
-        #expect(try await store.secrets(for: "androidtv-1").token == "tok-1")
+        #expect(try await store.secrets(for: "androidtv-1")["token"] == "tok-1")
     }
 
     @Test func symlinkedSecretFileIsRefused() async throws {
@@ -185,7 +184,7 @@ import Testing
         let file = try await Store(paths: paths).devices()
         #expect(file.devices.count == 24)
         #expect(Set(file.devices.map(\.id)).count == 24)
-        for n in 0..<24 { #expect(try await Store(paths: paths).secrets(for: "androidtv-\(n)").token == "tok-\(n)") }
+        for n in 0..<24 { #expect(try await Store(paths: paths).secrets(for: "androidtv-\(n)")["token"] == "tok-\(n)") }
     }
 
     @Test func aHeldLockTimesOutWithAClearError() async throws {

@@ -65,7 +65,7 @@ func samsungContext(_ saved: SavedSecrets = SavedSecrets(), timeout: Duration = 
         defer { Task { await tv.stop() } }
         let ctx = try samsungContext()
         let paired = try await pair(tv, context: ctx)
-        let token = try #require(paired.secrets.token)
+        let token = try #require(paired.secrets["token"])
         #expect(tv.tokens == [token])
         #expect(paired.secrets.pin == tv.fingerprint)
         #expect(paired.device.mac == "02:00:00:5A:4D:53")
@@ -155,8 +155,8 @@ func samsungContext(_ saved: SavedSecrets = SavedSecrets(), timeout: Duration = 
         tv.rotateTokenOnNextConnect()
         let session = try await adapter.openSession(device: paired.device, secrets: paired.secrets, context: ctx)
         await session.close()
-        let newToken = try #require(saved.latest.withLock { $0?.token })
-        #expect(newToken != paired.secrets.token)
+        let newToken = try #require(saved.latest.withLock { $0?["token"] })
+        #expect(newToken != paired.secrets["token"])
         #expect(tv.tokens.contains(newToken))
         #expect(saved.latest.withLock { $0?.pin } == paired.secrets.pin)
     }

@@ -47,7 +47,7 @@ import Testing
         let paired = try await adapter.pairing(
             with: Endpoint(host: "127.0.0.1", port: tv.port), options: ["rest-port": String(tv.restPort)], context: ctx
         ).run(responder: Trusting())
-        #expect(paired.secrets.token != nil)
+        #expect(paired.secrets["token"] != nil)
         // The same TV stored on its plain port (8001 style): the token must not be sent.
         var plain = paired.device
         plain.port = tv.restPort
