@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PhotonNet", targets: ["PhotonNet"]),
         .library(name: "PhotonStore", targets: ["PhotonStore"]),
         .library(name: "PhotonService", targets: ["PhotonService"]),
+        .library(name: "PhotonPlugins", targets: ["PhotonPlugins"]),
         .library(name: "AndroidTV", targets: ["AndroidTV"]),
         .library(name: "SamsungTV", targets: ["SamsungTV"]),
         .executable(name: "photon", targets: ["photon"]),
@@ -30,6 +31,8 @@ let package = Package(
         // Brand-neutral model and protocols: no I/O, no C libraries.
         .target(name: "PhotonJSON", path: "Sources/PhotonJSON"),
         .target(name: "PhotonCore", dependencies: ["PhotonJSON"], path: "Sources/PhotonCore"),
+        // The command-line parser (typed options) shared by photon-cli and photon-emulator.
+        .target(name: "PhotonArguments", dependencies: ["PhotonCore"], path: "Sources/PhotonArguments"),
         .target(name: "PhotonCrypto", dependencies: ["PhotonCore", "COpenSSL"], path: "Sources/PhotonCrypto"),
         .target(
             name: "PhotonNet", dependencies: ["PhotonCore", "PhotonCrypto", "COpenSSL", "CPhotonSystem"],
@@ -43,8 +46,9 @@ let package = Package(
             name: "PhotonService", dependencies: ["PhotonCore", "PhotonNet", "PhotonStore"], path: "Sources/PhotonService"),
         .target(
             name: "PhotonCLI",
-            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonService", "AndroidTV", "AndroidTVEmulator", "SamsungTV",
-                "SamsungTVEmulator", "PhotonEmulatorSupport", "PhotonDiscovery",
+            dependencies: [
+                "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonService", "PhotonPlugins",
+                "PhotonEmulatorSupport", "PhotonDiscovery",
             ],
             path: "Sources/PhotonCLI"),
         // `photon`: a small front end (standard library only, so it starts in about a
@@ -58,20 +62,26 @@ let package = Package(
         .executableTarget(name: "photon-cli", dependencies: ["PhotonCLI"], path: "Sources/photon-cli"),
         .executableTarget(
             name: "photon-emulator",
-            dependencies: ["PhotonCore", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonEmulatorSupport", "PhotonDiscovery"],
+            dependencies: ["PhotonCore", "PhotonArguments", "PhotonPlugins", "PhotonEmulatorSupport", "PhotonDiscovery"],
             path: "Sources/photon-emulator"),
+
+        // The registration list: every brand's adapter and emulated TV (one line each).
+        .target(
+            name: "PhotonPlugins",
+            dependencies: ["PhotonCore", "PhotonEmulatorSupport", "AndroidTV", "AndroidTVEmulator", "SamsungTV", "SamsungTVEmulator"],
+            path: "Sources/PhotonPlugins"),
 
         // Brand adapters and their emulated TVs.
         .target(name: "AndroidTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AndroidTV"),
-        .target(name: "PhotonEmulatorSupport", dependencies: ["PhotonCore"], path: "Sources/PhotonEmulatorSupport"),
+        .target(name: "PhotonEmulatorSupport", dependencies: ["PhotonCore", "PhotonArguments"], path: "Sources/PhotonEmulatorSupport"),
         .target(name: "SamsungTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/SamsungTV"),
         .target(
             name: "SamsungTVEmulator",
-            dependencies: ["SamsungTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
+            dependencies: ["SamsungTV", "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
             path: "Plugins/SamsungTVEmulator"),
         .target(
             name: "AndroidTVEmulator",
-            dependencies: ["AndroidTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
+            dependencies: ["AndroidTV", "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
             path: "Plugins/AndroidTVEmulator"),
         .executableTarget(
             name: "photon-bench",

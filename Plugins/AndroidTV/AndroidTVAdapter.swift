@@ -41,6 +41,7 @@ public struct AndroidTVAdapter: TVAdapter {
     public var probeHelp: String {
         "Android TV: a TLS handshake on the pairing port, reading name and MAC from the TV's certificate (no pairing request is sent)."
     }
+    public var exampleApp: String { "https://www.youtube.com" }
     public var launchHelp: String { "Android TV takes deep links (https://www.youtube.com, vnd.youtube://)." }
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {

@@ -60,9 +60,9 @@ public final class EmulatedAndroidTV: Sendable {
     public let configuration: Configuration
     let state: Locked<State>
     let emit: @Sendable (EmulatorEvent) -> Void
-    private let ports = Locked<(remote: UInt16, pairing: UInt16)>((0, 0))
-    public var remotePort: UInt16 { ports.withLock { $0.remote } }
-    public var pairingPort: UInt16 { ports.withLock { $0.pairing } }
+    private let boundPorts = Locked<(remote: UInt16, pairing: UInt16)>((0, 0))
+    public var remotePort: UInt16 { boundPorts.withLock { $0.remote } }
+    public var pairingPort: UInt16 { boundPorts.withLock { $0.pairing } }
 
     /// Makes the TV (its identity is loaded from the state directory or generated) and
     /// starts listening on both ports.
@@ -139,7 +139,7 @@ public final class EmulatedAndroidTV: Sendable {
     private func listen() throws {
         let identity = state.withLock { $0.identity }
         // After the first start the ports stay the same (a restart is the same TV).
-        let (boundRemote, boundPairing) = ports.withLock { ($0.remote, $0.pairing) }
+        let (boundRemote, boundPairing) = boundPorts.withLock { ($0.remote, $0.pairing) }
         let config = TLSServerConfiguration(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM)
         let remote = try TLSListener(
             host: configuration.host, port: boundRemote != 0 ? boundRemote : configuration.remotePort, configuration: config)
@@ -152,7 +152,7 @@ public final class EmulatedAndroidTV: Sendable {
             remote.close()
             throw error
         }
-        ports.withLock { $0 = (remote.port, pairing.port) }
+        boundPorts.withLock { $0 = (remote.port, pairing.port) }
         let remoteTask = Task { await self.acceptLoop(remote) { await self.serveRemote($0) } }
         let pairingTask = Task { await self.acceptLoop(pairing) { await self.servePairing($0) } }
         state.withLock {

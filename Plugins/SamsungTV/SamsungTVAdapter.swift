@@ -41,6 +41,7 @@ public struct SamsungTVAdapter: TVAdapter {
         "Samsung shows an \"Allow\" prompt: accept it on the TV within 30 s; the token it issues is kept in the secret store (never printed)."
     }
     public var probeHelp: String { "Samsung: GET /api/v2/ on the REST port." }
+    public var exampleApp: String { "111299001912" }
     public var launchHelp: String { "Samsung takes app ids (111299001912 is YouTube)." }
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {

@@ -67,9 +67,9 @@ public final class EmulatedSamsungTV: Sendable {
     public let configuration: Configuration
     let state: Locked<State>
     let emit: @Sendable (EmulatorEvent) -> Void
-    private let ports = Locked<(wss: UInt16, rest: UInt16)>((0, 0))
-    public var port: UInt16 { ports.withLock { $0.wss } }
-    public var restPort: UInt16 { ports.withLock { $0.rest } }
+    private let boundPorts = Locked<(wss: UInt16, rest: UInt16)>((0, 0))
+    public var port: UInt16 { boundPorts.withLock { $0.wss } }
+    public var restPort: UInt16 { boundPorts.withLock { $0.rest } }
     public var fingerprint: CertificateFingerprint { state.withLock { $0.certificate.fingerprint } }
     public var tokens: Set<String> { state.withLock { $0.tokens } }
 
@@ -124,7 +124,7 @@ public final class EmulatedSamsungTV: Sendable {
     }
 
     private func listen() throws {
-        let (boundWSS, boundREST) = ports.withLock { ($0.wss, $0.rest) }
+        let (boundWSS, boundREST) = boundPorts.withLock { ($0.wss, $0.rest) }
         let identity = state.withLock { $0.identity }
         let tls = try TLSListener(
             host: configuration.host, port: boundWSS != 0 ? boundWSS : configuration.port,
@@ -136,7 +136,7 @@ public final class EmulatedSamsungTV: Sendable {
             tls.close()
             throw error
         }
-        ports.withLock { $0 = (tls.port, plain.port) }
+        boundPorts.withLock { $0 = (tls.port, plain.port) }
         let tlsTask = Task {
             await withTaskGroup(of: Void.self) { group in
                 while let pending = try? await tls.acceptPending() {

@@ -28,7 +28,12 @@ struct BrandOptions {
 
     /// The option specs for a command's help and parser.
     static func specs(_ registry: AdapterRegistry) -> [OptionSpec] {
-        registry.options.map { OptionSpec($0.name, value: $0.placeholder, help: $0.help) }
+        registry.options.map { option in
+            switch option.value {
+            case .port: return OptionSpec(option.name, type: .port, help: option.help)
+            case .text: return OptionSpec(option.name, type: .text, help: option.help)
+            }
+        }
     }
 
     /// The one brand that takes every given option, when some were given.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonPlugins
 import PhotonStore
 
 /// The `photon` command line: parses, runs one command, prints the result or the error
@@ -12,13 +13,13 @@ public enum PhotonCommandLine {
         OptionSpec("home", value: "DIR", help: "keep config, secrets and the runtime socket under DIR (env PHOTON_HOME)"),
         OptionSpec("json", help: "machine output: one JSON object per line on stdout"),
         OptionSpec("verbose", short: "v", help: "debug log on stderr (redacted: no tokens, no keys)"),
-        OptionSpec("timeout", value: "SECONDS", help: "network wait for this command (default 10)"),
+        OptionSpec("timeout", type: .seconds(0.001...3600), help: "network wait for this command (default 10)"),
         OptionSpec("direct", help: "connect to the TV directly even when `photon serve` runs"),
         OptionSpec("version", help: "print the version and exit"),
     ]
 
     /// The parser for a tool with these brands (their options join `pair` and `probe`).
-    public static func parser(for registry: AdapterRegistry = BuiltInAdapters.registry) -> ArgumentParser {
+    public static func parser(for registry: AdapterRegistry = BuiltInPlugins.adapters) -> ArgumentParser {
         ArgumentParser(commands: CommandTable.all(registry), globalOptions: globalOptions)
     }
 
@@ -26,7 +27,7 @@ public enum PhotonCommandLine {
     public static func run(
         _ arguments: [String], terminal: any Terminal = StandardTerminal(),
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        registry: AdapterRegistry = BuiltInAdapters.registry
+        registry: AdapterRegistry = BuiltInPlugins.adapters
     ) async -> Int32 {
         let wantsJSON = arguments.contains("--json")
         do {
@@ -63,13 +64,7 @@ public enum PhotonCommandLine {
     static func makeContext(
         _ parsed: ParsedCommand, terminal: any Terminal, environment: [String: String], registry: AdapterRegistry
     ) throws -> CLIContext {
-        var timeout = Duration.seconds(10)
-        if let text = parsed.value("timeout") {
-            guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-                throw PhotonError(.usage, "--timeout takes a number of seconds from 0 to 3600, not '\(text)'")
-            }
-            timeout = .milliseconds(Int64(seconds * 1000))
-        }
+        let timeout = parsed.seconds("timeout") ?? .seconds(10)
         let paths = try StorePaths.resolve(home: parsed.value("home"), environment: environment)
         return CLIContext(
             terminal: terminal, paths: paths, store: Store(paths: paths), json: parsed.flag("json"),

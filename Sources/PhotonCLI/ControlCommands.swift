@@ -8,9 +8,9 @@ enum ControlCommands {
             ["key"], summary: "send keys to a TV, in order", arguments: "TV KEY...", minimumArguments: 2, maximumArguments: nil,
             options: [
                 OptionSpec("long", help: "hold each key (long press)"),
-                OptionSpec("hold", value: "MS", help: "how long --long holds, in milliseconds (default 1000)"),
+                OptionSpec("hold", type: .milliseconds(0...60_000), help: "how long --long holds, in milliseconds (default 1000)"),
                 OptionSpec("raw", help: "keys are brand codes (KEYCODE_TV_INPUT, 178), sent as given"),
-                OptionSpec("delay", value: "MS", help: "pause between keys so bursts are not dropped (default 100)"),
+                OptionSpec("delay", type: .milliseconds(0...60_000), help: "pause between keys so bursts are not dropped (default 100)"),
                 OptionSpec("wake", help: "for power keys: if the TV does not answer, wake it (Wake-on-LAN) and wait for it"),
                 OptionSpec("broadcast", value: "ADDR", help: "with --wake: where to send the packet (repeatable)", repeatable: true),
             ],

@@ -1,114 +1,105 @@
-import AndroidTVEmulator
 import Foundation
-import PhotonEmulatorSupport
 import PhotonCore
+import PhotonEmulatorSupport
+import PhotonPlugins
 import PhotonStore
-import SamsungTVEmulator
 
-/// `photon demo`: a tour that needs no TV. It starts emulated Android and Samsung TVs
-/// in-process on loopback and walks through pairing and control over real TLS, in a
-/// throw-away home so the user's own store is never touched.
+/// `photon demo`: a tour that needs no TV. It starts every registered brand's emulated TV
+/// in-process on loopback and walks through pairing and control over the real protocols,
+/// in a throw-away home so the user's own store is never touched.
 enum DemoCommand {
     static let spec = CommandSpec(
         ["demo"], summary: "a guided tour with emulated TVs (uses a temporary home)",
         details: """
-            Starts an emulated Android TV and an emulated Samsung TV on 127.0.0.1, pairs with
-            them (showing certificate fingerprints, the code the Android TV "shows", the Samsung
-            "Allow" prompt), sends keys, text and app launches, reads status, and prints what
-            each TV received. Everything happens over real TLS in a temporary home that is
+            Starts an emulated TV of every brand on 127.0.0.1, pairs with each (showing its
+            certificate fingerprint, typing the code it "shows", or accepting its on-screen
+            prompt), sends keys, text and app launches, reads status, and prints what each TV
+            received. Everything happens over the real protocols in a temporary home that is
             removed afterwards.
             """,
         examples: ["photon demo"], run: run)
+
+    /// Events that are the TV's own bookkeeping, not something it received.
+    static let quietEvents: Set<String> = [
+        "ready", "client_connected", "client_disconnected", "session_ready", "pairing_code", "published", "rest", "paired",
+    ]
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("photon-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let paths = StorePaths(home: home)
         let t = context.terminal
+        t.write("Photon \(PhotonCommandLine.version) demo: emulated TVs on loopback, a temporary home.\n")
+        let plugins = BuiltInPlugins.all.filter { plugin in plugin.emulator != nil && context.registry.ids.contains(plugin.adapter.id) }
+        var step = 1
+        for (index, plugin) in plugins.enumerated() {
+            let status = try await tour(plugin, nickname: "tv-\(index + 1)", step: &step, paths: paths, context: context)
+            guard status == 0 else { return status }
+        }
+        t.write("\nSecrets (client key, the TVs' pins and tokens) were kept in \(paths.secretsFile.path) with mode 600.\n")
+        t.write("Next: `photon pair ADDRESS` with a real TV, or `photon-emulator BRAND` to keep an emulated one running.\n")
+        return 0
+    }
+
+    static func tour(_ plugin: BrandPlugin, nickname: String, step: inout Int, paths: StorePaths, context: CLIContext) async throws -> Int32 {
+        let adapter = plugin.adapter
+        guard let emulator = plugin.emulator else { return 0 }
+        let t = context.terminal
         let received = Locked<[String]>([])
         let codes = Locked<[String]>([])
-        t.write("Photon \(PhotonCommandLine.version) demo: emulated TVs on loopback, a temporary home.\n\n")
-
-        var configuration = EmulatedAndroidTV.Configuration()
-        configuration.remotePort = 0
-        configuration.name = "Demo Living Room"
-        let tv = try await EmulatedAndroidTV.start(configuration) { event in
-            switch event.name {
-            case "pairing_code": codes.withLock { $0.append(event["code"]?.string ?? "") }
-            case "key":
-                received.withLock { $0.append("key \(event["key"]?.string ?? "?") \(event["direction"]?.string ?? "")") }
-            case "text": received.withLock { $0.append("text \"\(event["text"]?.string ?? "")\"") }
-            case "launch": received.withLock { $0.append("launch \(event["app"]?.string ?? "")") }
-            default: break
-            }
+        let codeEvent = Locked<String?>(nil)
+        let tv = try await emulator.start(EmulatorSettings.ephemeral(for: emulator, name: "Demo \(adapter.displayName)")) { event in
+            if event.name == codeEvent.withLock({ $0 }), let code = event["code"]?.string { codes.withLock { $0.append(code) } }
+            guard !quietEvents.contains(event.name) else { return }
+            let fields = event.fields.map { $0.1.string.map { "\"\($0)\"" } ?? $0.1.int.map(String.init) ?? "\($0.1)" }
+            received.withLock { $0.append(([event.name] + fields).joined(separator: " ")) }
         }
+        codeEvent.withLock { $0 = tv.pairingCodeEvent }
         defer { Task { await tv.stop() } }
-        t.write("1. The TV listens on 127.0.0.1:\(tv.remotePort) (remote) and :\(tv.pairingPort) (pairing).\n")
-        t.write("   Its certificate fingerprint: \(tv.fingerprint)\n\n")
 
+        let ports = tv.ports.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        t.write("\n\(step). An emulated \(adapter.displayName) listens on 127.0.0.1 (\(ports)).\n")
+        if let fingerprint = tv.certificateFingerprint { t.write("   Its certificate fingerprint: \(fingerprint)\n") }
+        step += 1
+
+        var pair = ["pair", "127.0.0.1:\(tv.ports[adapter.mainPortName] ?? adapter.defaultPort)", "--brand", adapter.id, "--name", nickname]
+        for option in adapter.options {
+            if case .port(let name) = option.value, let port = tv.ports[name] { pair += ["--\(option.name)", String(port)] }
+        }
+        if let fingerprint = tv.certificateFingerprint { pair += ["--trust", fingerprint.description] }
+        let how: String
+        switch adapter.pairingStyle {
+        case .codeOnTV: how = "the code it shows is typed for you"
+        case .acceptOnTV: how = "the emulated user accepts the prompt on the TV"
+        case .none: how = "nothing to exchange"
+        }
+        t.write("\n\(step). photon \(pair.joined(separator: " "))   (\(how))\n")
+        step += 1
         let sub = CLIContext(
             terminal: DemoTerminal(codes: codes, echo: t), paths: paths, store: Store(paths: paths), json: false,
-            log: context.log, timeout: context.timeout, registry: context.registry)
-        t.write("2. photon pair 127.0.0.1:\(tv.remotePort) --trust <fingerprint>   (the code is typed for you)\n")
-        let pairStatus = try await PhotonCommandLine.runParsed(
-            ["pair", "127.0.0.1:\(tv.remotePort)", "--pairing-port", String(tv.pairingPort), "--trust", tv.fingerprint.description,
-             "--name", "living-room"], context: sub)
-        guard pairStatus == 0 else { return pairStatus }
-        let identity = try await sub.store.clientIdentity().clientIdentity.certificateInfo()
-        t.write("   This installation's own certificate: \(identity.fingerprint)\n\n")
+            log: context.log, timeout: context.timeout, registry: context.registry, direct: true)
+        let paired = try await PhotonCommandLine.runParsed(pair, context: sub)
+        guard paired == 0 else { return paired }
 
-        t.write("3. photon key living-room home down down select; text; launch; volume up\n")
-        for arguments in [
-            ["key", "living-room", "home", "down", "down", "select", "--delay", "50"],
-            ["key", "living-room", "select", "--long", "--hold", "300"],
-            ["text", "living-room", "the expanse"],
-            ["launch", "living-room", "https://www.youtube.com"],
-            ["volume", "living-room", "up"],
-        ] {
+        var commands: [[String]] = [["key", nickname, "home", "down", "down", "select", "--delay", "50"]]
+        if adapter.capabilities.contains(.longPress) { commands.append(["key", nickname, "select", "--long", "--hold", "300"]) }
+        if adapter.capabilities.contains(.text) { commands.append(["text", nickname, "the expanse"]) }
+        if adapter.capabilities.contains(.appLaunch), !adapter.exampleApp.isEmpty { commands.append(["launch", nickname, adapter.exampleApp]) }
+        commands.append(["volume", nickname, "up"])
+        t.write("\n\(step). " + commands.map { "photon " + $0.prefix(3).joined(separator: " ") }.joined(separator: "; ") + "\n")
+        step += 1
+        for arguments in commands {
             let status = try await PhotonCommandLine.runParsed(arguments, context: sub)
             guard status == 0 else { return status }
         }
         try await Task.sleep(for: .milliseconds(150))
         t.write("   The TV received:\n")
         for line in received.withLock({ $0 }) { t.write("     \(line)\n") }
-
-        t.write("\n4. photon status living-room\n")
-        _ = try await PhotonCommandLine.runParsed(["status", "living-room"], context: sub)
-
-        t.write("\n5. A Samsung TV: photon pair 127.0.0.1:<wss> --rest-port <rest> --trust <fingerprint>\n")
-        let samsungReceived = Locked<[String]>([])
-        var samsungConfiguration = EmulatedSamsungTV.Configuration()
-        samsungConfiguration.port = 0
-        samsungConfiguration.restPort = 0
-        samsungConfiguration.acceptDelay = .milliseconds(500)
-        let samsung = try await EmulatedSamsungTV.start(samsungConfiguration) { event in
-            switch event.name {
-            case "prompt": samsungReceived.withLock { $0.append("(the TV shows \"Allow Photon?\"; the demo accepts it)") }
-            case "key": samsungReceived.withLock { $0.append("key \(event["key"]?.string ?? "?") \(event["cmd"]?.string ?? "")") }
-            case "text": samsungReceived.withLock { $0.append("text \"\(event["text"]?.string ?? "")\"") }
-            case "launch": samsungReceived.withLock { $0.append("launch \(event["app"]?.string ?? "")") }
-            default: break
-            }
+        if [Capability.powerState, .volumeState, .currentApp].contains(where: adapter.capabilities.contains) {
+            t.write("\n\(step). photon status \(nickname)\n")
+            step += 1
+            _ = try await PhotonCommandLine.runParsed(["status", nickname], context: sub)
         }
-        defer { Task { await samsung.stop() } }
-        let samsungPair = try await PhotonCommandLine.runParsed(
-            ["pair", "127.0.0.1:\(samsung.port)", "--rest-port", String(samsung.restPort), "--trust", samsung.fingerprint.description,
-             "--name", "bedroom"], context: sub)
-        guard samsungPair == 0 else { return samsungPair }
-        for arguments in [
-            ["key", "bedroom", "home", "right", "select", "--delay", "0"], ["text", "bedroom", "news"],
-            ["launch", "bedroom", "111299001912"],
-        ] {
-            let status = try await PhotonCommandLine.runParsed(arguments, context: sub)
-            guard status == 0 else { return status }
-        }
-        try await Task.sleep(for: .milliseconds(150))
-        t.write("   The Samsung TV received:\n")
-        for line in samsungReceived.withLock({ $0 }) { t.write("     \(line)\n") }
-        t.write("   Its token went straight into the secret store; it is never printed.\n")
-
-        t.write("\nSecrets (client key, the TVs' pins, the Samsung token) were kept in \(paths.secretsFile.path) with mode 600.\n")
-        t.write("Next: `photon pair ADDRESS` with a real TV, or `photon-emulator androidtv` to keep one running.\n")
         return 0
     }
 }

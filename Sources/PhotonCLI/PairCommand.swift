@@ -11,8 +11,8 @@ enum PairCommand {
             ["pair"], summary: "pair with a TV and store it", arguments: "ADDRESS", minimumArguments: 1, maximumArguments: 1,
             options: [
                 OptionSpec("name", value: "NICK", help: "nickname to store the TV under (default: from the TV's name)"),
-                OptionSpec("brand", value: "BRAND", help: "skip detection: \(registry.ids.joined(separator: ", "))"),
-                OptionSpec("trust", value: "FINGERPRINT", help: "consent to this SHA-256 certificate fingerprint without asking"),
+                OptionSpec("brand", type: .choice(registry.ids), help: "skip detection"),
+                OptionSpec("trust", type: .fingerprint, help: "consent to this SHA-256 certificate fingerprint without asking"),
                 OptionSpec("replace", help: "replace a paired TV with the same id but another certificate or address"),
             ] + BrandOptions.specs(registry),
             details: """

@@ -7,8 +7,8 @@ enum ProbeCommand {
         CommandSpec(
             ["probe"], summary: "ask an address which TV answers there", arguments: "HOST", minimumArguments: 1, maximumArguments: 1,
             options: [
-                OptionSpec("port", value: "PORT", help: "each brand's main port to try instead of its default"),
-                OptionSpec("brand", value: "BRAND", help: "only this brand: \(registry.ids.joined(separator: ", "))"),
+                OptionSpec("port", type: .port, help: "each brand's main port to try instead of its default"),
+                OptionSpec("brand", type: .choice(registry.ids), help: "only this brand"),
             ] + BrandOptions.specs(registry),
             details: (registry.adapters.map(\.probeHelp).filter { !$0.isEmpty } + ["Each try is bounded by --timeout (default here 3 s)."])
                 .joined(separator: "\n"),

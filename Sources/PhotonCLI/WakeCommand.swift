@@ -8,7 +8,7 @@ enum WakeCommand {
         ["wake"], summary: "send a Wake-on-LAN packet", arguments: "TV|MAC", minimumArguments: 1, maximumArguments: 1,
         options: [
             OptionSpec("broadcast", value: "ADDR", help: "send here instead of every broadcast address (repeatable)", repeatable: true),
-            OptionSpec("port", value: "N", help: "UDP port (default: 9 and 7)", repeatable: true),
+            OptionSpec("port", type: .port, help: "UDP port (default: 9 and 7)", repeatable: true),
         ],
         details: """
             TV is a paired TV whose MAC was learned at pairing, or a MAC address. By default the

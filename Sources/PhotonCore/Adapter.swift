@@ -183,6 +183,8 @@ public protocol TVAdapter: Sendable {
     var probeHelp: String { get }
     /// One sentence for `photon launch --help`: what this brand takes as an app.
     var launchHelp: String { get }
+    /// An app this brand can launch, for examples and the demo (empty: none).
+    var exampleApp: String { get }
 
     /// Turns a discovered mDNS service into a candidate, or nil if it is not ours.
     func recognise(_ service: DiscoveredService) -> TVCandidate?
@@ -205,6 +207,7 @@ extension TVAdapter {
     public var wakeMethod: WakeMethod { capabilities.contains(.wakeOnLAN) ? .wakeOnLAN : .none }
     public var probeHelp: String { "" }
     public var launchHelp: String { "" }
+    public var exampleApp: String { "" }
 
     /// The name of the main port in `defaultPorts` (the one `defaultPort` is), which a
     /// plain `--port` sets.

@@ -24,12 +24,10 @@ public struct EmulatorEvent: Sendable, CustomStringConvertible {
 
     public subscript(_ key: String) -> EmulatorValue? { fields.first { $0.0 == key }?.1 }
 
-    /// One line of JSON: `{"event":"key","key":"KEYCODE_HOME",...,"t":123.456}`.
+    /// One line of JSON: `{"event":"key","key":"KEYCODE_HOME",...,"t":123.456}`, written
+    /// by the one JSON writer every Photon tool uses.
     public var jsonLine: String {
-        var parts = ["\"event\":" + EmulatorValue.string(name).json]
-        for (key, value) in fields { parts.append(EmulatorValue.string(key).json + ":" + value.json) }
-        parts.append("\"t\":" + String(format: "%.6f", time))
-        return "{" + parts.joined(separator: ",") + "}"
+        JSONValue.object([("event", .string(name))] + fields.map { ($0.0, $0.1.json) } + [("t", .double((time * 1e6).rounded() / 1e6))]).encoded
     }
 
     public var description: String { jsonLine }
@@ -43,25 +41,11 @@ public enum EmulatorValue: Sendable, Equatable {
     public var string: String? { if case .string(let s) = self { return s } else { return nil } }
     public var int: Int? { if case .int(let i) = self { return i } else { return nil } }
 
-    var json: String {
+    var json: JSONValue {
         switch self {
-        case .int(let i): return String(i)
-        case .bool(let b): return b ? "true" : "false"
-        case .string(let s):
-            var out = "\""
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                default:
-                    if scalar.value < 0x20 || scalar.value == 0x7F {
-                        out += String(format: "\\u%04x", scalar.value)
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return out + "\""
+        case .int(let i): return .int(i)
+        case .bool(let b): return .bool(b)
+        case .string(let s): return .string(s)
         }
     }
 }

@@ -1,144 +1,91 @@
-import AndroidTVEmulator
-import PhotonDiscovery
-import SamsungTVEmulator
 import Foundation
-import PhotonEmulatorSupport
+import PhotonArguments
 import PhotonCore
+import PhotonDiscovery
+import PhotonEmulatorSupport
+import PhotonPlugins
 
 // `photon-emulator BRAND [options]`: runs an emulated TV until killed, printing one JSON
-// object per line for everything that happens (see design/cli.md). Emulated brands are
-// listed here, in one place.
+// object per line for everything that happens. Every registered brand with an emulated
+// TV is a command here; options are typed and checked by the same parser as `photon`'s.
 
-let usage = """
-    Usage: photon-emulator androidtv [--host H] [--port P] [--pairing-port P] [--name N]
-                                     [--mac M] [--state DIR] [--features MASK] [--ping-interval S] [--publish]
-           photon-emulator samsung   [--host H] [--port P] [--rest-port P] [--name N] [--mac M]
-                                     [--state DIR] [--accept auto|deny|timeout] [--accept-delay S]
-                                     [--token-auth true|false] [--power on|standby] [--publish]
-
-    --publish announces the TV through avahi-daemon (mDNS).
-    Runs an emulated TV on loopback (by default) until killed; prints JSON lines on stdout:
-    ready, pairing_code, prompt, paired, client_connected, client_rejected, key, text, launch, voice.
-    Samsung: --port is the WSS port (default 8002), --rest-port the REST and plain WebSocket
-    port (default 8001); --accept simulates the user's answer to the on-screen prompt.
-
-    Example: photon-emulator androidtv --port 7466 --name "Living Room"
-    """
-
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("photon-emulator: error: \(message)\n\(usage)\n".utf8))
-    exit(2)
+/// What a command of `photon-emulator` runs with.
+struct EmulatorRun: Sendable {
+    let emulator: any TVEmulator
 }
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--help") || arguments.contains("-h") {
-    print(usage)
-    exit(0)
-}
-guard let brand = arguments.first else { fail("name a brand") }
-arguments.removeFirst()
-var options: [String: String] = [:]
-while let option = arguments.first {
-    arguments.removeFirst()
-    if option == "--publish" {
-        options["publish"] = "true"
-        continue
-    }
-    guard option.hasPrefix("--"), let value = arguments.first else { fail("unexpected '\(option)'") }
-    arguments.removeFirst()
-    options[String(option.dropFirst(2))] = value
-}
-
-func port(_ name: String, in options: [String: String]) -> UInt16? {
-    guard let text = options[name] else { return nil }
-    guard let value = UInt16(text) else { fail("--\(name) takes a port number") }
-    return value
-}
+let commonOptions: [OptionSpec] = [
+    OptionSpec("host", type: .text, help: "the address to listen on (default 127.0.0.1)"),
+    OptionSpec("name", type: .text, help: "the TV's name"),
+    OptionSpec("mac", type: .mac, help: "the MAC address it reports"),
+    OptionSpec("state", value: "DIR", help: "keep its identity and pairings in DIR across restarts"),
+    OptionSpec("publish", help: "announce it through avahi-daemon (mDNS)"),
+]
 
 let printLock = NSLock()
 let printEvent: @Sendable (EmulatorEvent) -> Void = { event in
-    printLock.withLock {
-        FileHandle.standardOutput.write(Data((event.jsonLine + "\n").utf8))
-    }
+    printLock.withLock { FileHandle.standardOutput.write(Data((event.jsonLine + "\n").utf8)) }
 }
 
-nonisolated(unsafe) var publisher: AvahiPublisher?
-switch brand {
-case "androidtv":
-    var configuration = EmulatedAndroidTV.Configuration()
-    for key in options.keys where !["host", "port", "pairing-port", "name", "mac", "state", "features", "ping-interval", "publish"].contains(key) {
-        fail("unknown option --\(key)")
-    }
-    configuration.host = options["host"] ?? configuration.host
-    configuration.remotePort = port("port", in: options) ?? configuration.remotePort
-    configuration.pairingPort = port("pairing-port", in: options)
-    configuration.name = options["name"] ?? configuration.name
-    configuration.mac = options["mac"] ?? configuration.mac
-    configuration.stateDirectory = options["state"].map { URL(fileURLWithPath: $0) }
-    if let features = options["features"] {
-        guard let mask = Int32(features) else { fail("--features takes a number (639 = everything)") }
-        configuration.features = mask
-    }
-    if let interval = options["ping-interval"] {
-        guard let seconds = Double(interval), seconds > 0 else { fail("--ping-interval takes seconds") }
-        configuration.pingInterval = .clampedSeconds(seconds, maximum: 86_400)
-    }
-    do {
-        let tv = try await EmulatedAndroidTV.start(configuration, onEvent: printEvent)
-        if options["publish"] == "true" {
-            publisher = try AvahiPublisher(
-                name: configuration.name, type: "_androidtvremote2._tcp", port: tv.remotePort, txt: ["bt": configuration.mac])
-            printEvent(EmulatorEvent("published", [("service", .string("_androidtvremote2._tcp"))]))
+nonisolated(unsafe) var keepAlive: [Any] = []
+
+let commands: [CommandSpec<EmulatorRun>] = BuiltInPlugins.emulators.map { emulator in
+    CommandSpec<EmulatorRun>(
+        [emulator.brand], summary: emulator.summary, options: emulator.options,
+        details: "Prints JSON lines on stdout (ready, pairing and connection events, and every command it receives), each with t (CLOCK_MONOTONIC seconds).",
+        examples: ["photon-emulator \(emulator.brand) --port 0"]
+    ) { parsed, run in
+        var settings = EmulatorSettings(
+            host: parsed.value("host") ?? "127.0.0.1", name: parsed.value("name"), mac: parsed.value("mac").flatMap(MACAddress.normalized),
+            stateDirectory: parsed.value("state").map { URL(fileURLWithPath: $0) })
+        for option in run.emulator.options { settings.values[option.name] = parsed.value(option.name) }
+        let tv = try await run.emulator.start(settings, onEvent: printEvent)
+        keepAlive.append(tv)
+        if parsed.flag("publish") {
+            let announcement = tv.announcement
+            let publisher = try AvahiPublisher(
+                name: settings.name ?? "Photon emulated \(run.emulator.brand)", type: announcement.serviceType, port: announcement.port,
+                txt: announcement.txt)
+            keepAlive.append(publisher)
+            printEvent(EmulatorEvent("published", [("service", .string(announcement.serviceType))]))
         }
-    } catch {
-        let e = PhotonError.wrap(error)
-        FileHandle.standardError.write(Data("photon-emulator: error: \(e.message)\n".utf8))
-        exit(1)
+        while true { try await Task.sleep(for: .seconds(3600)) }
     }
-case "samsung":
-    var configuration = EmulatedSamsungTV.Configuration()
-    let known = ["host", "port", "rest-port", "name", "mac", "state", "accept", "accept-delay", "token-auth", "power", "ping-interval", "publish"]
-    for key in options.keys where !known.contains(key) { fail("unknown option --\(key)") }
-    configuration.host = options["host"] ?? configuration.host
-    configuration.port = port("port", in: options) ?? configuration.port
-    configuration.restPort = port("rest-port", in: options) ?? configuration.restPort
-    configuration.name = options["name"] ?? configuration.name
-    configuration.mac = options["mac"] ?? configuration.mac
-    configuration.stateDirectory = options["state"].map { URL(fileURLWithPath: $0) }
-    if let accept = options["accept"] {
-        guard let value = EmulatedSamsungTV.Accept(rawValue: accept) else { fail("--accept takes auto, deny or timeout") }
-        configuration.accept = value
-    }
-    if let delay = options["accept-delay"] {
-        guard let seconds = Double(delay), seconds >= 0 else { fail("--accept-delay takes seconds") }
-        configuration.acceptDelay = .clampedSeconds(seconds, maximum: 86_400)
-    }
-    if let interval = options["ping-interval"] {
-        guard let seconds = Double(interval), seconds > 0 else { fail("--ping-interval takes seconds") }
-        configuration.pingInterval = .clampedSeconds(seconds, maximum: 86_400)
-    }
-    if let auth = options["token-auth"] { configuration.tokenAuthSupport = auth != "false" }
-    if let power = options["power"] { configuration.powerState = power }
-    do {
-        let tv = try await EmulatedSamsungTV.start(configuration, onEvent: printEvent)
-        if options["publish"] == "true" {
-            publisher = try AvahiPublisher(
-                name: configuration.name, type: "_samsungmsf._tcp", port: tv.restPort,
-                txt: ["id": "uuid:0b7a3c1e-photon-emulated", "md": configuration.modelName, "fn": configuration.name,
-                      "se": "http://\(configuration.host):\(tv.restPort)/api/v2/", "wss": String(tv.port)])
-            printEvent(EmulatorEvent("published", [("service", .string("_samsungmsf._tcp"))]))
-        }
-    } catch {
-        let e = PhotonError.wrap(error)
-        FileHandle.standardError.write(Data("photon-emulator: error: \(e.message)\n".utf8))
-        exit(1)
-    }
-default:
-    fail("unknown brand '\(brand)' (known: androidtv, samsung)")
+}
+let parser = ArgumentParser<EmulatorRun>(commands: commands, globalOptions: commonOptions, toolName: "photon-emulator")
+
+func usage() -> String {
+    var text = "Usage: photon-emulator BRAND [options]\n\nRuns an emulated TV on loopback (by default) until killed.\n\nBrands:\n"
+    for command in commands { text += "  \(command.name.padding(toLength: 12, withPad: " ", startingAt: 0))\(command.summary)\n" }
+    text += "\nCommon options:\n"
+    for option in commonOptions { text += "  --\(option.name)\(option.valueName.map { " \($0)" } ?? "")  \(option.help)\n" }
+    text += "\n`photon-emulator BRAND --help` lists a brand's own options.\n"
+    return text
 }
 
-// Run until killed.
-while true {
-    try await Task.sleep(for: .seconds(3600))
-    withExtendedLifetime(publisher) {}
+func commandHelp(_ command: CommandSpec<EmulatorRun>) -> String {
+    var text = "Usage: photon-emulator \(command.name) [options]\n\n\(command.summary)\n\nOptions:\n"
+    for option in commonOptions + command.options {
+        text += "  --\(option.name)\(option.valueName.map { " \($0)" } ?? "")\n      \(option.help)\n"
+    }
+    if let details = command.details { text += "\n\(details)\n" }
+    return text
+}
+
+do {
+    let parsed = try parser.parse(Array(CommandLine.arguments.dropFirst()))
+    guard let command = parsed.command else {
+        print(usage(), terminator: "")
+        exit(parsed.helpRequested ? 0 : 2)
+    }
+    if parsed.helpRequested {
+        print(commandHelp(command), terminator: "")
+        exit(0)
+    }
+    let emulator = BuiltInPlugins.emulators.first { $0.brand == command.name }!
+    exit(try await command.run(parsed, EmulatorRun(emulator: emulator)))
+} catch {
+    let e = PhotonError.wrap(error)
+    FileHandle.standardError.write(Data("photon-emulator: error: \(e.message)\n\(e.hint.map { "  hint: \($0)\n" } ?? "")".utf8))
+    exit(e.code == .usage ? 2 : 1)
 }
