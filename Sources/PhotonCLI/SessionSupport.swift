@@ -6,7 +6,7 @@ import PhotonStore
 /// for an address, finding a stored TV and opening a session to it.
 enum SessionSupport {
     /// The context adapters get. `deviceID` names the TV whose secrets a session may
-    /// rotate (a Samsung token), so they are stored the moment they arrive.
+    /// rotate (a token), so they are stored the moment they arrive.
     static func adapterContext(_ context: CLIContext, deviceID: String? = nil) async throws -> AdapterContext {
         try await context.sessions.adapterContext(deviceID: deviceID)
     }

@@ -53,7 +53,7 @@ public struct AdapterContext: Sendable {
     public var clientName: String
     public var timeout: Duration
     public var log: PhotonLog
-    /// Called when a TV hands out new secrets mid-session (a Samsung TV rotating its
+    /// Called when a TV hands out new secrets mid-session (a TV rotating its
     /// token), with the secrets the session was opened with: the host stores the new ones
     /// only if the stored ones are still those (not after `forget`, not over a re-pair).
     public var secretsChanged: @Sendable (_ previous: DeviceSecrets, _ updated: DeviceSecrets) async throws -> Void
@@ -141,16 +141,16 @@ public enum WakeMethod: String, Sendable, Hashable {
     case none
 }
 
-/// One protocol family (Android TV Remote v2, Samsung WebSocket-token…). An adapter
+/// One protocol family (one brand's remote-control protocol). An adapter
 /// speaks its protocol only through the `Connector` in its context, so it can be tested
 /// over an in-memory transport and run over real TLS unchanged. It also describes itself
 /// completely — discovery, probing, pairing, secrets, identity, voice, keys, waking — so
 /// the host (CLI, daemon, façade) never names a brand.
 public protocol TVAdapter: Sendable {
-    /// Stable id used in the store and on the command line (`androidtv`, `samsung`).
+    /// Stable id used in the store and on the command line (lower-case, e.g. `acme`).
     var id: String { get }
     var displayName: String { get }
-    /// mDNS service types this adapter recognises (`_androidtvremote2._tcp`).
+    /// mDNS service types this adapter recognises (`_acme-remote._tcp`).
     var serviceTypes: [String] { get }
     /// Named default ports (`remote`: 6466, `pairing`: 6467).
     var defaultPorts: [String: UInt16] { get }

@@ -37,7 +37,7 @@ extension Duration {
 }
 
 /// The expiry of the command being delivered, carried as a task-local value from the
-/// router to the adapter: a command can wait (behind Samsung's key pacing, or a slow
+/// router to the adapter: a command can wait (behind an adapter's key pacing, or a slow
 /// write) past its `expiresAt`, and an expired command must not reach the TV. Transports
 /// check it just before they write a command's bytes.
 public enum CommandDeadline {

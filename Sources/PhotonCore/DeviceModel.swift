@@ -2,12 +2,12 @@ import Foundation
 
 /// What Photon remembers about a paired TV (the metadata file; nothing secret here).
 public struct DeviceRecord: Sendable, Hashable, Codable {
-    /// Stable local id, e.g. `androidtv-aabbccddeeff`; never reused for another TV.
+    /// Stable local id, e.g. `<brand>-aabbccddeeff`; never reused for another TV.
     public var id: String
     public var nickname: String
     public var brand: String
     public var host: String
-    /// The main port (Android TV remote port, Samsung WebSocket port).
+    /// The main port (the one `TVAdapter.defaultPort` names).
     public var port: UInt16
     /// Other named ports (`pairing`, `rest`).
     public var ports: [String: UInt16]

@@ -1,5 +1,5 @@
-/// The brand-neutral key set. Adapters map each key to their own code (Android TV
-/// `select` → `KEYCODE_DPAD_CENTER`, Samsung `select` → `KEY_ENTER`); a key an adapter
+/// The brand-neutral key set. Adapters map each key to their own code (`select` →
+/// a brand's `KEYCODE_DPAD_CENTER` or `KEY_ENTER`); a key an adapter
 /// cannot map is an `unsupported` error, never a silent no-op. Raw values are the
 /// lower-case kebab-case names of the command-line contract.
 public enum RemoteKey: String, Sendable, CaseIterable, Codable, Hashable {

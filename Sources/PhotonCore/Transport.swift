@@ -126,8 +126,8 @@ func hexByte(_ b: UInt8) -> String {
 }
 
 /// What we know of a certificate seen on a connection: its DER, fingerprint, subject and
-/// (for RSA keys) modulus and public exponent as unsigned big-endian bytes, which Android
-/// TV's pairing secret is computed from.
+/// (for RSA keys) modulus and public exponent as unsigned big-endian bytes, which some
+/// brands compute their pairing secret from.
 public struct CertificateInfo: Sendable, Hashable {
     public var der: [UInt8]
     public var fingerprint: CertificateFingerprint
@@ -263,7 +263,7 @@ extension MessageStream {
 /// What an adapter asks for to open a WebSocket to a TV.
 public struct MessageStreamRequest: Sendable, Hashable {
     public var endpoint: Endpoint
-    /// Path and query, e.g. `/api/v2/channels/samsung.remote.control?name=...`.
+    /// Path and query, e.g. `/api/v2/channels/remote?name=...`.
     public var target: String
     public var security: TransportSecurity
     public var headers: [String: String]

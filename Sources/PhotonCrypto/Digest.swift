@@ -1,8 +1,8 @@
 import COpenSSL
 import PhotonCore
 
-/// Message digests used by the protocols: SHA-256 (certificate pins, the Android TV
-/// pairing secret) and SHA-1 (the WebSocket handshake).
+/// Message digests used by the protocols: SHA-256 (certificate pins, pairing
+/// secrets) and SHA-1 (the WebSocket handshake).
 public enum Digest {
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))

@@ -27,7 +27,7 @@ public final class AvahiBrowser: @unchecked Sendable {
     /// `stop()`, which callers must call.
     private var keepAlive: Unmanaged<AvahiBrowser>?
 
-    /// Starts browsing `types` (e.g. `_androidtvremote2._tcp`). Throws a clear error when
+    /// Starts browsing `types` (e.g. `_example._tcp`). Throws a clear error when
     /// no avahi-daemon (or no D-Bus) is there.
     public init(types: [String]) throws {
         (events, continuation) = AsyncStream.makeStream(of: DiscoveryEvent.self, bufferingPolicy: .bufferingNewest(1024))

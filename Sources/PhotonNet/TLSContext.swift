@@ -43,7 +43,7 @@ final class TLSContext: @unchecked Sendable {
                 else {
                     throw PhotonError(
                         .tls, "the TLS identity is unusable: \(OpenSSLError.drain())",
-                        hint: "run `photon identity regenerate` (Android TVs will need pairing again)")
+                        hint: "run `photon identity regenerate` (TVs that pinned the old certificate will need pairing again)")
                 }
                 local = cert.info
             }

@@ -41,7 +41,7 @@ public struct SessionFactory: Sendable {
     }
 
     /// The context adapters get. `deviceID` names the TV whose secrets a session may
-    /// rotate (a Samsung token), so they are stored the moment they arrive.
+    /// rotate (a token), so they are stored the moment they arrive.
     public func adapterContext(deviceID: String? = nil, timeout: Duration? = nil) async throws -> AdapterContext {
         let identity = try await identity()
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "Linux"

@@ -140,7 +140,7 @@ public struct Store: Sendable {
     }
 
     /// Replaces the identity with a new one. TVs that trusted the old certificate
-    /// (Android TV) must be paired again.
+    /// (brands whose adapter `usesClientIdentity`) must be paired again.
     public func regenerateIdentity() async throws -> StoredIdentity {
         let fresh = try Self.makeIdentity()
         return try await update { _, secrets in
