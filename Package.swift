@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PhotonCrypto", targets: ["PhotonCrypto"]),
         .library(name: "PhotonNet", targets: ["PhotonNet"]),
         .library(name: "PhotonStore", targets: ["PhotonStore"]),
+        .library(name: "PhotonKit", targets: ["PhotonKit"]),
         .library(name: "PhotonService", targets: ["PhotonService"]),
         .library(name: "PhotonPlugins", targets: ["PhotonPlugins"]),
         .library(name: "AndroidTV", targets: ["AndroidTV"]),
@@ -42,12 +43,17 @@ let package = Package(
         .target(
             name: "PhotonStore", dependencies: ["PhotonCore", "PhotonCrypto"],
             path: "Sources/PhotonStore"),
+        // The library façade every caller uses: discover, probe, pair, connect, send (through
+        // a CommandRouter), status, wake.
         .target(
-            name: "PhotonService", dependencies: ["PhotonCore", "PhotonNet", "PhotonStore"], path: "Sources/PhotonService"),
+            name: "PhotonKit", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonDiscovery"],
+            path: "Sources/PhotonKit"),
+        .target(
+            name: "PhotonService", dependencies: ["PhotonCore", "PhotonNet", "PhotonStore", "PhotonKit"], path: "Sources/PhotonService"),
         .target(
             name: "PhotonCLI",
             dependencies: [
-                "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonService", "PhotonPlugins",
+                "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonService", "PhotonPlugins",
                 "PhotonEmulatorSupport", "PhotonDiscovery",
             ],
             path: "Sources/PhotonCLI"),
@@ -109,7 +115,7 @@ let package = Package(
             dependencies: [
                 "SamsungTV", "SamsungTVEmulator", "PhotonCore", "PhotonNet", "PhotonTestSupport", "PhotonEmulatorSupport",
             ]),
-        .testTarget(name: "PhotonServiceTests", dependencies: ["PhotonService", "PhotonCore", "PhotonStore", "PhotonTestSupport"]),
+        .testTarget(name: "PhotonServiceTests", dependencies: ["PhotonService", "PhotonKit", "PhotonCore", "PhotonStore", "PhotonTestSupport"]),
         .testTarget(
             name: "PhotonCLITests",
             dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 import PhotonService
 import PhotonStore
 
@@ -19,6 +20,13 @@ public struct CLIContext: Sendable {
     /// Opens sessions to stored TVs (the direct path).
     public var sessions: SessionFactory { SessionFactory(store: store, registry: registry, timeout: timeout, log: log) }
 
+    /// The library façade this command uses on the direct path: one per command line, so
+    /// every command of it goes through one in-process router.
+    public var photon: Photon {
+        get throws { try façade.get { try Photon(adapters: registry, paths: paths, timeout: timeout, log: log) } }
+    }
+    let façade = FaçadeBox()
+
     /// Prints a result: the JSON object with `--json`, otherwise the text (if any).
     public func emit(_ json: JSONValue, text: String?) {
         if self.json {
@@ -31,5 +39,18 @@ public struct CLIContext: Sendable {
     /// A note for people on stderr (never in JSON output).
     public func note(_ text: String) {
         terminal.writeError(text + "\n")
+    }
+}
+
+/// Holds the façade a context makes on first use.
+final class FaçadeBox: Sendable {
+    private let made = Locked<Photon?>(nil)
+    func get(_ make: () throws -> Photon) throws -> Photon {
+        try made.withLock { current in
+            if let current { return current }
+            let new = try make()
+            current = new
+            return new
+        }
     }
 }

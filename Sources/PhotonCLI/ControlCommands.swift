@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 
 /// `photon key|text|launch|volume`: one session, commands sent in order.
 enum ControlCommands {
@@ -56,42 +57,23 @@ enum ControlCommands {
         let delay = try milliseconds(parsed, "delay", default: 100)
         let long = parsed.flag("long")
         let powersOn = inputs.contains { $0 == .key(.power) || $0 == .key(.powerOn) }
+        let wake = WakeRequest(destinations: parsed.allValues("broadcast"))
         do {
-            try await sendKeys(inputs, hold: hold, delay: delay, long: long, parsed, context)
-        } catch let error as PhotonError where powersOn && (error.code == .unreachable || error.code == .timeout) {
-            // A TV that is off does not answer: offer Wake-on-LAN, then wait for it.
-            guard try await WakeCommand.offerWake(
-                parsed.arguments[0], asked: parsed.flag("wake"), destinations: parsed.allValues("broadcast"), context: context) else { throw error }
-            let end = ContinuousClock.now + .seconds(45)
-            while true {
-                do {
-                    // Once awake, `power-on` semantics: the TV is on, so power keys are not resent.
-                    let rest = inputs.filter { $0 != .key(.power) && $0 != .key(.powerOn) }
-                    if rest.isEmpty {
-                        try await SessionSupport.withSession(parsed.arguments[0], context: context) { _, _ in }
-                    } else {
-                        try await sendKeys(rest, hold: hold, delay: delay, long: long, parsed, context)
-                    }
-                    context.note("The TV is awake.")
-                    return 0
-                } catch let retry as PhotonError where retry.code == .unreachable || retry.code == .timeout {
-                    guard ContinuousClock.now < end else {
-                        throw PhotonError(
-                            .timeout, "the TV did not come up within 45 s of the Wake-on-LAN packet",
-                            hint: "Wake-on-LAN needs \"Power On with Mobile\"/networked standby, usually over wired Ethernet")
-                    }
-                    try await Task.sleep(for: .seconds(1))
-                }
-            }
+            try await sendKeys(inputs, hold: hold, delay: delay, long: long, wake: powersOn && parsed.flag("wake") ? wake : nil, parsed, context)
+        } catch let error as PhotonError where powersOn && !parsed.flag("wake") && (error.code == .unreachable || error.code == .timeout) {
+            // A TV that is off does not answer: offer to wake it, then wait for it.
+            guard try await WakeCommand.mayWake(parsed.arguments[0], context: context) else { throw error }
+            try await sendKeys(inputs, hold: hold, delay: delay, long: long, wake: wake, parsed, context)
         }
         return 0
     }
 
-    static func sendKeys(_ inputs: [KeyInput], hold: Int, delay: Int, long: Bool, _ parsed: ParsedCommand, _ context: CLIContext)
-        async throws
-    {
+    static func sendKeys(
+        _ inputs: [KeyInput], hold: Int, delay: Int, long: Bool, wake: WakeRequest?, _ parsed: ParsedCommand, _ context: CLIContext
+    ) async throws {
         let commands: [RemoteCommand] = inputs.map { long ? .longPress($0, milliseconds: hold) : .key($0, .press) }
-        try await send(commands, delay: delay, to: parsed.arguments[0], context)
+        let woke = try await send(commands, delay: delay, to: parsed.arguments[0], context, wake: wake)
+        if woke { context.note("The TV is awake.") }
         if context.json {
             context.emit(.object([("sent", .array(inputs.map { .string($0.description) }))]), text: nil)
         }
@@ -118,23 +100,44 @@ enum ControlCommands {
     }
 
     /// Sends commands in order through the daemon's warm session when `photon serve`
-    /// runs, or over a session of our own.
-    static func send(_ commands: [RemoteCommand], delay: Int, to tv: String, _ context: CLIContext) async throws {
-        let viaDaemon: Void? = try await DaemonPath.withSession(tv, context) { session in
-            for (index, command) in commands.enumerated() {
-                if index > 0, delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
-                try await session.send(command)
-                context.log.debug("sent \(describe(command)) through photon serve")
-            }
+    /// runs, or through this process's own router and session. With `wake`, a TV that does
+    /// not answer is woken first (and a power key that would switch it off again is
+    /// dropped). Returns whether the TV had to be woken.
+    @discardableResult
+    static func send(_ commands: [RemoteCommand], delay: Int, to tv: String, _ context: CLIContext, wake: WakeRequest? = nil)
+        async throws -> Bool
+    {
+        func isPower(_ command: RemoteCommand) -> Bool {
+            if case .key(.key(let key), .press) = command { return key == .power || key == .powerOn }
+            return false
         }
-        if viaDaemon != nil { return }
-        try await SessionSupport.withSession(tv, context: context) { device, session in
-            for (index, command) in commands.enumerated() {
-                try SessionSupport.require(command, on: session, device: device)
+        // Voice is too large for the daemon's request lines: it always goes direct.
+        let voice = commands.contains { if case .voice = $0 { return true } else { return false } }
+        if !voice {
+            let viaDaemon: Bool? = try await DaemonPath.withSession(tv, context, wake: wake) { session, woke in
+                for (index, command) in commands.enumerated() where !(woke && isPower(command)) {
+                    if index > 0, delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
+                    try await session.send(command)
+                    context.log.debug("sent \(describe(command)) through photon serve")
+                }
+                return woke
+            }
+            if let viaDaemon { return viaDaemon }
+        }
+        let remote = try await context.photon.connect(tv, source: .cli, wake: wake)
+        context.log.debug("session open")
+        do {
+            for (index, command) in commands.enumerated() where !(remote.wasWoken && isPower(command)) {
                 if index > 0, delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
-                try await session.send(command)
+                try await remote.send(command, lifetime: min(context.timeout, .seconds(10)))
                 context.log.debug("sent \(describe(command))")
             }
+            await remote.close()
+            context.log.debug("session closed")
+            return remote.wasWoken
+        } catch {
+            await remote.close()
+            throw error
         }
     }
 

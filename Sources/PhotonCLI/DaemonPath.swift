@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 import PhotonService
 
 /// How commands use a running `photon serve`: its warm session instead of a new TLS
@@ -64,13 +65,23 @@ enum DaemonPath {
         }
     }
 
-    /// Runs `body` with a daemon session when one is available, else returns nil.
-    static func withSession<R: Sendable>(_ tv: String, _ context: CLIContext, _ body: (inout Session) async throws -> R) async throws
-        -> R?
-    {
+    /// Runs `body` with a daemon session when one is available, else returns nil. With
+    /// `wake`, the daemon first wakes a TV that does not answer and waits for it; `body`
+    /// learns whether it had to.
+    static func withSession<R: Sendable>(
+        _ tv: String, _ context: CLIContext, wake: WakeRequest? = nil, _ body: (inout Session, _ woke: Bool) async throws -> R
+    ) async throws -> R? {
         guard var session = try await session(tv, context) else { return nil }
         do {
-            let result = try await body(&session)
+            var woke = false
+            if let wake {
+                let answer = try await session.client.request(
+                    "wake",
+                    [("tv", .string(tv)), ("wait", .double(wake.patience.seconds)), ("broadcast", .array(wake.destinations.map { .string($0) }))],
+                    timeout: wake.patience + .seconds(10))
+                woke = answer["woke"]?.boolValue == true
+            }
+            let result = try await body(&session, woke)
             await session.close()
             return result
         } catch {

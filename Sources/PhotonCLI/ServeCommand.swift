@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import PhotonCore
 import PhotonNet
+import PhotonKit
 import PhotonService
 
 /// `photon serve`: the daemon. Keeps warm sessions to the TVs its clients use and serves

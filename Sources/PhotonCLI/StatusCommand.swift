@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 import PhotonService
 
 /// `photon status TV [--watch]`: power, current app and volume as the TV reports them.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 import PhotonNet
 
 /// `photon wake TV|MAC`: the Wake-on-LAN magic packet.
@@ -19,24 +20,18 @@ enum WakeCommand {
         examples: ["photon wake living-room", "photon wake AA:BB:CC:DD:EE:FF --broadcast 192.168.1.255"],
         run: run)
 
-    /// For a power key to a TV that does not answer: wakes it when `--wake` was given or
-    /// the user agrees at the terminal. Returns whether a packet was sent.
-    static func offerWake(_ name: String, asked: Bool, destinations: [String], context: CLIContext) async throws -> Bool {
+    /// For a power key to a TV that does not answer, without `--wake`: whether the user
+    /// agrees at the terminal to wake it (the brand must be able to, with a known MAC).
+    static func mayWake(_ name: String, context: CLIContext) async throws -> Bool {
         let device = try await SessionSupport.device(name, context: context)
-        guard let stored = device.mac, let mac = try? WakeOnLAN.parseMAC(stored) else { return false }
-        if !asked {
-            guard context.terminal.isInteractive else {
-                context.note("\(device.nickname) does not answer. To wake it: photon key \(device.nickname) power --wake")
-                return false
-            }
-            context.terminal.writeError("\(device.nickname) does not answer. Wake it with Wake-on-LAN? [y/N] ")
-            let reply = context.terminal.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
-            guard reply == "y" || reply == "yes" else { return false }
+        guard (try? context.registry.adapter(id: device.brand).wakeMethod) == .wakeOnLAN, device.mac != nil else { return false }
+        guard context.terminal.isInteractive else {
+            context.note("\(device.nickname) does not answer. To wake it: photon key \(device.nickname) power --wake")
+            return false
         }
-        let sent = try WakeOnLANSender.wake(
-            mac: mac, destinations: destinations.isEmpty ? WakeOnLANSender.defaultDestinations() : destinations, ports: WakeOnLAN.defaultPorts)
-        context.note("Sent the magic packet for \(WakeOnLAN.format(mac)) to \(sent.joined(separator: ", ")); waiting for the TV…")
-        return true
+        context.terminal.writeError("\(device.nickname) does not answer. Wake it? [y/N] ")
+        let reply = context.terminal.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        return reply == "y" || reply == "yes"
     }
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {

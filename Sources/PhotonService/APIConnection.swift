@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 import PhotonNet
 
 /// One client of the daemon's socket API: reads JSON lines, answers each request in
@@ -156,13 +157,40 @@ final class APIConnection: Sendable {
                 await connection.unsubscribe(clientID)
             }
             return []
+        case "wake": return try await wake(request)
         case "reload":
             let (closed, kept) = try await hub.reload()
             return [("closed", .int(closed)), ("served", .int(kept))]
         default:
             throw PhotonError(
                 .usage, "unknown op '\(Redaction.sanitize(op))'",
-                hint: "ops: ping, list, status, open, send, close, retarget, arm, subscribe, unsubscribe, reload")
+                hint: "ops: ping, list, status, open, send, close, retarget, arm, subscribe, unsubscribe, wake, reload")
+        }
+    }
+
+    /// `wake`: a TV that does not answer is woken as its brand allows, then waited for
+    /// (`wait` seconds, default 45, at most 120), so the commands that follow find it up.
+    /// A TV that answers is left alone (`"woke": false`).
+    private func wake(_ request: JSONValue) async throws -> [(String, JSONValue)] {
+        let connection = try await hub.connection(for: try string(request, "tv"))
+        if (try? await connection.ensureSession(deadline: ContinuousClock.now + .seconds(2))) != nil { return [("woke", false)] }
+        let device = await connection.device
+        let adapter = try hub.factory.registry.adapter(id: device.brand)
+        let destinations = (request["broadcast"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16)
+        let sent = try TVWaker.wake(device, adapter: adapter, destinations: Array(destinations))
+        let end = ContinuousClock.now + .clampedSeconds(request["wait"]?.doubleValue ?? 45, maximum: 120)
+        while true {
+            do {
+                _ = try await connection.ensureSession(deadline: min(end, ContinuousClock.now + .seconds(5)))
+                return [("woke", true), ("sent", .array(sent.map { .string($0) }))]
+            } catch let error as PhotonError where error.code == .unreachable || error.code == .timeout {
+                guard ContinuousClock.now < end else {
+                    throw PhotonError(
+                        .timeout, "\(device.nickname) did not come up after being woken",
+                        hint: "waking needs the TV's network standby (\"power on over the network\"), usually on wired Ethernet")
+                }
+                try await Task.sleep(for: .seconds(1))
+            }
         }
     }
 

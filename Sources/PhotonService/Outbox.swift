@@ -1,4 +1,5 @@
 import PhotonCore
+import PhotonKit
 
 /// What waits to be written to one API client, bounded in lines and bytes. Pushing never
 /// blocks (TV events are fanned out from shared code); a client that falls so far behind

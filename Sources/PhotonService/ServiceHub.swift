@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 import PhotonStore
 
 /// The daemon's shared state: one `TVConnection` per TV that clients use, and the one

@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 
 /// The daemon's JSON-lines protocol, shared by the server and its clients so both
 /// sides encode commands, events and errors the same way (docs/daemon.md).

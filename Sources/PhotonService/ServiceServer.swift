@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotonCore
+import PhotonKit
 import PhotonNet
 import PhotonStore
 

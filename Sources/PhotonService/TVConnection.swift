@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 
 /// How a daemon-held TV connection is doing.
 public enum ConnectionState: String, Sendable {

@@ -4,6 +4,7 @@ import PhotonStore
 import PhotonTestSupport
 import Testing
 
+@testable import PhotonKit
 @testable import PhotonService
 
 /// A token a TV rotates mid-session is stored only over the pairing that session was

@@ -1,0 +1,21 @@
+import PhotonCore
+import PhotonNet
+
+/// Wakes a paired TV the way its adapter says (`TVAdapter.wakeMethod`), for the façade,
+/// the CLI and the daemon alike.
+public enum TVWaker {
+    /// Sends the wake signal; returns where it went. `unsupported` for brands that cannot
+    /// be woken, or when no MAC was learned at pairing.
+    @discardableResult
+    public static func wake(_ device: DeviceRecord, adapter: any TVAdapter, destinations: [String] = []) throws -> [String] {
+        guard adapter.wakeMethod == .wakeOnLAN else {
+            throw PhotonError.unsupported("\(adapter.displayName) TVs cannot be woken from here", hint: "switch the TV on with its own remote")
+        }
+        guard let stored = device.mac, let mac = try? WakeOnLAN.parseMAC(stored) else {
+            throw PhotonError.unsupported(
+                "no MAC address is stored for \(Redaction.sanitize(device.nickname))", hint: "give the MAC: photon wake AA:BB:CC:DD:EE:FF")
+        }
+        return try WakeOnLANSender.wake(
+            mac: mac, destinations: destinations.isEmpty ? WakeOnLANSender.defaultDestinations() : destinations, ports: WakeOnLAN.defaultPorts)
+    }
+}
