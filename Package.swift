@@ -115,6 +115,10 @@ let package = Package(
             dependencies: [
                 "SamsungTV", "SamsungTVEmulator", "PhotonCore", "PhotonNet", "PhotonTestSupport", "PhotonEmulatorSupport",
             ]),
+        // The conformance suite (every registered brand against its emulated TV) and the façade.
+        .testTarget(
+            name: "PhotonKitTests",
+            dependencies: ["PhotonKit", "PhotonPlugins", "PhotonEmulatorSupport", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonTestSupport"]),
         .testTarget(name: "PhotonServiceTests", dependencies: ["PhotonService", "PhotonKit", "PhotonCore", "PhotonStore", "PhotonTestSupport"]),
         .testTarget(
             name: "PhotonCLITests",

@@ -40,4 +40,8 @@ extension EmulatedAndroidTV: RunningEmulator {
         EmulatorAnnouncement(serviceType: "_androidtvremote2._tcp", port: remotePort, txt: ["bt": configuration.mac])
     }
     public var pairingCodeEvent: String? { "pairing_code" }
+    public func forgetClients() async { unpairAll() }
+    public func sendMalformedMessage() async { await misbehaveNow(.malformedFrames) }
+    public func sendOversizeMessage() async { await misbehaveNow(.oversizeFrames) }
+    public func dropConnections() async { try? await restart() }
 }

@@ -46,6 +46,8 @@ public final class EmulatedSamsungTV: Sendable {
         case oversizeFrame
         /// Send text that is not JSON.
         case invalidFrame
+        /// Send a WebSocket frame that breaks the protocol (reserved bits set).
+        case malformedFrame
         /// Close with no status code (1005).
         case close1005
         /// Drop the connection without a close frame (1006).
@@ -61,6 +63,8 @@ public final class EmulatedSamsungTV: Sendable {
         var channels: [UInt64: WebSocketConnection] = [:]
         var nextChannel: UInt64 = 1
         var rotateTokenOnNextConnect = false
+        /// The user's answer to prompts from now on, overriding the configuration.
+        var acceptOverride: Accept?
         var powerState: String
     }
 
@@ -199,6 +203,9 @@ public final class EmulatedSamsungTV: Sendable {
         emit(EmulatorEvent("tokens_revoked"))
     }
 
+    /// From now on the user answers every prompt this way.
+    public func setAccept(_ answer: Accept) { state.withLock { $0.acceptOverride = answer } }
+
     /// The next connection with a valid token gets a new one in `data.token`.
     public func rotateTokenOnNextConnect() { state.withLock { $0.rotateTokenOnNextConnect = true } }
 
@@ -212,6 +219,7 @@ public final class EmulatedSamsungTV: Sendable {
             case .none: break
             case .oversizeFrame: try? await c.send(.text(String(repeating: "x", count: SamsungEvent.maximumSize + 10)))
             case .invalidFrame: try? await c.send(.text("{not json"))
+            case .malformedFrame: try? await c.stream.write([0xF1, 0x01, 0x41], timeout: .seconds(2))
             case .close1005: await c.close(code: 1005, reason: "")
             case .drop: await c.stream.close()
             }

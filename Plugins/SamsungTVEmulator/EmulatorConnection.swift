@@ -95,7 +95,7 @@ extension EmulatedSamsungTV {
                     if rotate { issued = newToken() }
                 } else {
                     emit(EmulatorEvent("prompt", [("client", .string(clientName))]))
-                    switch configuration.accept {
+                    switch state.withLock({ $0.acceptOverride }) ?? configuration.accept {
                     case .auto:
                         if configuration.acceptDelay > .zero { try await Task.sleep(for: configuration.acceptDelay) }
                         issued = newToken()

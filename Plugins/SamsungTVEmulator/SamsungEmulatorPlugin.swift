@@ -49,4 +49,12 @@ extension EmulatedSamsungTV: RunningEmulator {
                   "se": "http://\(configuration.host):\(restPort)/api/v2/", "wss": String(port)])
     }
     public var pairingCodeEvent: String? { nil }
+    /// The user removes Photon from the Device List and denies it from then on.
+    public func forgetClients() async {
+        setAccept(.deny)
+        revokeTokens()
+    }
+    public func sendMalformedMessage() async { await misbehave(.malformedFrame) }
+    public func sendOversizeMessage() async { await misbehave(.oversizeFrame) }
+    public func dropConnections() async { await misbehave(.drop) }
 }

@@ -77,7 +77,8 @@ enum DaemonPath {
             if let wake {
                 let answer = try await session.client.request(
                     "wake",
-                    [("tv", .string(tv)), ("wait", .double(wake.patience.seconds)), ("broadcast", .array(wake.destinations.map { .string($0) }))],
+                    [("tv", .string(tv)), ("wait", .double(wake.patience.seconds)), ("broadcast", .array(wake.destinations.map { .string($0) })),
+                        ("ports", .array(wake.ports.map { .int(Int($0)) }))],
                     timeout: wake.patience + .seconds(10))
                 woke = answer["woke"]?.boolValue == true
             }

@@ -76,6 +76,20 @@ public protocol RunningEmulator: AnyObject, Sendable {
     /// without a code.
     var pairingCodeEvent: String? { get }
     func stop() async
+
+    // Hooks for the conformance suite: what every emulated TV can be made to do.
+
+    /// A new certificate, as after a factory reset (or an impostor): paired clients must
+    /// refuse it. Brands without TLS throw `unsupported`.
+    func rotateCertificate() async throws
+    /// Forgets every paired client, so the next connection is refused.
+    func forgetClients() async
+    /// Sends every connected client a message its protocol cannot parse.
+    func sendMalformedMessage() async
+    /// Sends every connected client a message over any size limit.
+    func sendOversizeMessage() async
+    /// Drops every connection without a goodbye.
+    func dropConnections() async
 }
 
 /// One brand: its adapter and, where it has one, its emulated TV. The registration list

@@ -122,7 +122,7 @@ public final class Photon: Sendable {
 
     /// Wakes `device` as its brand allows and opens a session once it answers.
     func wakeAndOpen(_ device: DeviceRecord, request: WakeRequest, firstError: PhotonError) async throws -> any RemoteSession {
-        _ = try wake(device, destinations: request.destinations)
+        _ = try TVWaker.wake(device, adapter: try adapter(for: device), destinations: request.destinations, ports: request.ports)
         log.debug("woke \(device.nickname); waiting up to \(Int(request.patience.seconds)) s for it")
         let end = ContinuousClock.now + request.patience
         while true {
@@ -164,10 +164,15 @@ public final class Photon: Sendable {
 
 /// How to wake a TV that does not answer: where the packet goes and how long to wait.
 public struct WakeRequest: Sendable {
+    /// Where the packet goes (default: every broadcast address).
     public var destinations: [String]
+    /// UDP ports (default 9 and 7).
+    public var ports: [UInt16]
+    /// How long to wait for the TV to answer after waking it.
     public var patience: Duration
-    public init(destinations: [String] = [], patience: Duration = .seconds(45)) {
+    public init(destinations: [String] = [], ports: [UInt16] = [], patience: Duration = .seconds(45)) {
         self.destinations = destinations
+        self.ports = ports
         self.patience = patience
     }
 }

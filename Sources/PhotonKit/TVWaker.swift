@@ -7,7 +7,9 @@ public enum TVWaker {
     /// Sends the wake signal; returns where it went. `unsupported` for brands that cannot
     /// be woken, or when no MAC was learned at pairing.
     @discardableResult
-    public static func wake(_ device: DeviceRecord, adapter: any TVAdapter, destinations: [String] = []) throws -> [String] {
+    public static func wake(_ device: DeviceRecord, adapter: any TVAdapter, destinations: [String] = [], ports: [UInt16] = []) throws
+        -> [String]
+    {
         guard adapter.wakeMethod == .wakeOnLAN else {
             throw PhotonError.unsupported("\(adapter.displayName) TVs cannot be woken from here", hint: "switch the TV on with its own remote")
         }
@@ -16,6 +18,6 @@ public enum TVWaker {
                 "no MAC address is stored for \(Redaction.sanitize(device.nickname))", hint: "give the MAC: photon wake AA:BB:CC:DD:EE:FF")
         }
         return try WakeOnLANSender.wake(
-            mac: mac, destinations: destinations.isEmpty ? WakeOnLANSender.defaultDestinations() : destinations, ports: WakeOnLAN.defaultPorts)
+            mac: mac, destinations: destinations.isEmpty ? WakeOnLANSender.defaultDestinations() : destinations, ports: ports.isEmpty ? WakeOnLAN.defaultPorts : ports)
     }
 }

@@ -177,7 +177,8 @@ final class APIConnection: Sendable {
         let device = await connection.device
         let adapter = try hub.factory.registry.adapter(id: device.brand)
         let destinations = (request["broadcast"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16)
-        let sent = try TVWaker.wake(device, adapter: adapter, destinations: Array(destinations))
+        let ports = (request["ports"]?.arrayValue ?? []).compactMap { $0.intValue.flatMap(UInt16.init(exactly:)) }.filter { $0 > 0 }.prefix(4)
+        let sent = try TVWaker.wake(device, adapter: adapter, destinations: Array(destinations), ports: Array(ports))
         let end = ContinuousClock.now + .clampedSeconds(request["wait"]?.doubleValue ?? 45, maximum: 120)
         while true {
             do {

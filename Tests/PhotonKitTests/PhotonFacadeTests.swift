@@ -1,0 +1,81 @@
+import Foundation
+import PhotonCore
+import PhotonEmulatorSupport
+import PhotonKit
+import PhotonNet
+import PhotonPlugins
+import PhotonStore
+import PhotonTestSupport
+import Testing
+
+/// The library façade: the direct path goes through its router (the same commandId twice
+/// reaches the TV once), and a TV that does not answer is woken before the send.
+@Suite(.serialized) struct PhotonFacadeTests {
+    /// A paired TV of `brand` in a fresh store, and a façade over that store.
+    func setUp(_ brand: String, stateDirectory: URL? = nil) async throws -> (ConformanceHarness, Photon) {
+        let h = try await ConformanceHarness(brand, stateDirectory: stateDirectory)
+        var paired = try await h.pair()
+        paired.device.nickname = "tv"
+        let paths = StorePaths(home: try TestEnvironment.temporaryDirectory("photon-kit"))
+        let store = Store(paths: paths)
+        try await store.save(paired)
+        // The façade must present the identity the TV paired with.
+        try await store.update { _, secrets in
+            secrets.identity = StoredIdentity(
+                certificatePEM: h.context.clientIdentity.certificatePEM, privateKeyPEM: h.context.clientIdentity.privateKeyPEM)
+        }
+        return (h, try Photon(adapters: BuiltInPlugins.adapters, paths: paths, timeout: .seconds(5)))
+    }
+
+    @Test(arguments: ConformanceHarness.brands) func theSameCommandIdTwiceIsDeliveredOnce(_ brand: String) async throws {
+        let (h, photon) = try await setUp(brand)
+        defer { Task { await h.stop() } }
+        let tv = try await photon.connect("tv")
+        let id = UUID()
+        try await tv.send(.key(.key(.home), .press), id: id)
+        let error = await #expect(throws: PhotonError.self) { try await tv.send(.key(.key(.home), .press), id: id) }
+        #expect(error?.message.contains("duplicate") == true)
+        // Another remote of the same process shares the router: still a duplicate.
+        let other = try await photon.connect("tv")
+        await #expect(throws: PhotonError.self) { try await other.send(.key(.key(.home), .press), id: id) }
+        await other.close()
+        await tv.close()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(h.events("key").count == 1)
+    }
+
+    @Test func aTVThatDoesNotAnswerIsWokenBeforeTheSend() async throws {
+        guard let brand = BuiltInPlugins.all.first(where: { $0.emulator != nil && $0.adapter.wakeMethod == .wakeOnLAN })?.adapter.id else {
+            Issue.record("no registered brand wakes over Wake-on-LAN")
+            return
+        }
+        let state = try TestEnvironment.temporaryDirectory("photon-wake-state")
+        let (h, photon) = try await setUp(brand, stateDirectory: state)
+        let ports = h.tv.ports
+        await h.tv.stop()
+        // The "TV" wakes when its magic packet arrives on loopback: a new emulated TV on the
+        // same ports, remembering the same pairing.
+        let receiver = try UDPReceiver(host: "127.0.0.1", port: 0)
+        defer { receiver.close() }
+        let woken = Locked<(any RunningEmulator)?>(nil)
+        let emulator = h.emulator
+        let waking = Task {
+            guard let (packet, _) = try? await receiver.receive(timeout: .seconds(20)), packet.count == 102 else { return }
+            var settings = EmulatorSettings(name: "Conformance TV", stateDirectory: state)
+            for (option, name) in emulator.portOptions { settings.values[option] = ports[name].map(String.init) }
+            if let tv = try? await emulator.start(settings, onEvent: { event in h.log.withLock { $0.append(event) } }) {
+                woken.withLock { $0 = tv }
+            }
+        }
+        defer {
+            waking.cancel()
+            Task { await woken.withLock { $0 }?.stop() }
+        }
+        let remote = try await photon.connect(
+            "tv", wake: WakeRequest(destinations: ["127.0.0.1"], ports: [receiver.port], patience: .seconds(20)))
+        #expect(remote.wasWoken)
+        try await remote.send(.key(.key(.home), .press))
+        await remote.close()
+        try await h.waitFor("key")
+    }
+}
