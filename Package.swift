@@ -13,6 +13,9 @@ let package = Package(
         .library(name: "PhotonKit", targets: ["PhotonKit"]),
         .library(name: "PhotonService", targets: ["PhotonService"]),
         .library(name: "PhotonPlugins", targets: ["PhotonPlugins"]),
+        .library(name: "PhotonEmulatorSupport", targets: ["PhotonEmulatorSupport"]),
+        .library(name: "PhotonConformance", targets: ["PhotonConformance"]),
+        .library(name: "PhotonArguments", targets: ["PhotonArguments"]),
         .library(name: "AndroidTV", targets: ["AndroidTV"]),
         .library(name: "SamsungTV", targets: ["SamsungTV"]),
         .executable(name: "photon", targets: ["photon"]),
@@ -77,6 +80,12 @@ let package = Package(
             dependencies: ["PhotonCore", "PhotonEmulatorSupport", "AndroidTV", "AndroidTVEmulator", "SamsungTV", "SamsungTVEmulator"],
             path: "Sources/PhotonPlugins"),
 
+        // The conformance suite every brand runs against its emulated TV (a library, so a
+        // brand in its own package runs it too).
+        .target(
+            name: "PhotonConformance", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
+            path: "Sources/PhotonConformance"),
+
         // Brand adapters and their emulated TVs.
         .target(name: "AndroidTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AndroidTV"),
         .target(name: "PhotonEmulatorSupport", dependencies: ["PhotonCore", "PhotonArguments"], path: "Sources/PhotonEmulatorSupport"),
@@ -118,7 +127,10 @@ let package = Package(
         // The conformance suite (every registered brand against its emulated TV) and the façade.
         .testTarget(
             name: "PhotonKitTests",
-            dependencies: ["PhotonKit", "PhotonPlugins", "PhotonEmulatorSupport", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonTestSupport"]),
+            dependencies: [
+                "PhotonKit", "PhotonPlugins", "PhotonConformance", "PhotonEmulatorSupport", "PhotonCore", "PhotonCrypto", "PhotonNet",
+                "PhotonStore", "PhotonTestSupport",
+            ]),
         .testTarget(name: "PhotonServiceTests", dependencies: ["PhotonService", "PhotonKit", "PhotonCore", "PhotonStore", "PhotonTestSupport"]),
         .testTarget(
             name: "PhotonCLITests",
