@@ -1,7 +1,6 @@
 import Foundation
 import PhotonCore
-import PhotonDiscovery
-import PhotonNet
+import PhotonKit
 
 /// `photon discover`: browses mDNS for every adapter's service types through
 /// avahi-daemon and prints each TV as it resolves, merged per TV.
@@ -22,52 +21,14 @@ enum DiscoverCommand {
         examples: ["photon discover", "photon discover --timeout 10 --json", "photon discover --brand BRAND --no-ssdp"], run: run)
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        var adapters = context.registry.adapters
-        if let brand = parsed.value("brand") { adapters = [try context.registry.adapter(id: brand)] }
         let seconds = parsed.value("timeout") == nil ? Duration.seconds(3) : context.timeout
-        let browser = try AvahiBrowser(types: Array(Set(adapters.flatMap(\.serviceTypes))).sorted())
         let deadline = ContinuousClock.now + seconds
-        let stopper = Task {
-            try? await Task.sleep(for: seconds)
-            browser.stop()
-        }
-        defer {
-            stopper.cancel()
-            browser.stop()
-        }
-        // SSDP runs beside mDNS for the brands that answer it; its answers join the same stream.
-        let (ssdpEvents, ssdpContinuation) = AsyncStream.makeStream(of: DiscoveredService.self)
-        var ssdpTask: Task<Void, Never>?
-        let ssdpTargets = AdapterRegistry(adapters).ssdpSearchTargets
-        if !parsed.flag("no-ssdp"), !ssdpTargets.isEmpty {
-            let target = try parsed.value("ssdp").map { try Endpoint(parsing: $0, defaultPort: SSDP.port) }
-            let wait = min(seconds, .seconds(3))
-            ssdpTask = Task {
-                let answers = (try? await SSDPSearcher.search(
-                    targets: ssdpTargets, host: target?.host ?? SSDP.multicastHost, port: target?.port ?? SSDP.port, timeout: wait)) ?? []
-                for answer in answers { ssdpContinuation.yield(SSDP.service(answer)) }
-                ssdpContinuation.finish()
-            }
-        } else {
-            ssdpContinuation.finish()
-        }
-        defer { ssdpTask?.cancel() }
-        let merged = AsyncStream<DiscoveredService> { continuation in
-            let a = Task {
-                for await event in browser.events { if case .found(let s) = event { continuation.yield(s) } }
-            }
-            let b = Task { for await s in ssdpEvents { continuation.yield(s) } }
-            Task {
-                _ = await (a.value, b.value)
-                continuation.finish()
-            }
-        }
-        var seen: [String: TVCandidate] = [:]
-        for await service in merged {
-            guard let candidate = adapters.lazy.compactMap({ $0.recognise(service) }).first else { continue }
-            let key = candidate.id ?? candidate.mac ?? "\(candidate.brand)|\(candidate.name)"
-            if seen[key] != nil { continue }
-            seen[key] = candidate
+        let ssdpHost = try parsed.value("ssdp").map { try Endpoint(parsing: $0, defaultPort: SSDP.port) }
+        let found = try context.photon.discover(
+            timeout: seconds, brands: parsed.value("brand").map { [$0] }, ssdp: !parsed.flag("no-ssdp"), ssdpHost: ssdpHost)
+        var count = 0
+        for await (candidate, service) in found {
+            count += 1
             let json = JSONValue.object([
                 ("name", .string(candidate.name)), ("brand", .string(candidate.brand)), ("host", .string(candidate.endpoint.host)),
                 ("port", .int(Int(candidate.endpoint.port))), ("id", .optional(candidate.id)), ("mac", .optional(candidate.mac)),
@@ -85,7 +46,7 @@ enum DiscoverCommand {
             // The browse ended before its time: the daemon went away (restarted or stopped).
             context.note("warning: avahi-daemon went away during the browse; results may be incomplete. Run `photon discover` again once it is back.")
         }
-        if seen.isEmpty && !context.json {
+        if count == 0 && !context.json {
             context.note("No TVs found in \(Int(seconds.seconds)) s. If your TV is on, try `photon probe ADDRESS` (multicast may be blocked), or a longer --timeout.")
         }
         return 0

@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 import PhotonNet
 import PhotonStore
 
@@ -34,43 +35,22 @@ enum PairCommand {
         let address = parsed.arguments[0]
         let trusted = try parsed.value("trust").map { try CertificateFingerprint(hex: $0) }
         if let nickname = parsed.value("name") { try DeviceNaming.validateNickname(nickname) }
-        let adapterContext = try await SessionSupport.adapterContext(context)
         // A brand's own option names the brand too.
         let brandOptions = try BrandOptions(parsed, registry: context.registry)
-        let adapter = try await SessionSupport.chooseAdapter(
-            for: address, brand: parsed.value("brand") ?? brandOptions.impliedBrand, context: context, adapterContext: adapterContext)
-        let endpoint = try Endpoint(parsing: address, defaultPort: adapter.defaultPort)
-        let options = try brandOptions.values(for: adapter)
+        let photon = try context.photon
+        let adapter = try await photon.chooseAdapter(for: address, brand: parsed.value("brand") ?? brandOptions.impliedBrand)
         let responder = TerminalPairingResponder(terminal: context.terminal, trusted: trusted, json: context.json)
-        let flow = adapter.pairing(with: endpoint, options: options, context: adapterContext)
-        var paired = try await flow.run(responder: responder)
-
-        // Name it: --name, or from the TV's name, made unique among stored TVs.
-        let existing = try await context.store.devices()
-        if let nickname = parsed.value("name") {
-            paired.device.nickname = nickname
-        } else if let previous = existing.devices.first(where: { $0.id == paired.device.id }) {
-            paired.device.nickname = previous.nickname
-        } else {
-            let base = DeviceNaming.suggestedNickname(from: paired.device.name ?? adapter.id)
-            var candidate = base
-            var n = 2
-            while (try? DeviceNaming.checkUnique(nickname: candidate, for: paired.device.id, among: existing.devices)) == nil {
-                candidate = "\(base)-\(n)"
-                n += 1
-            }
-            paired.device.nickname = candidate
-        }
+        let paired = try await photon.pair(address, brand: adapter.id, options: try brandOptions.values(for: adapter), responder: responder)
+        let device: DeviceRecord
         do {
-            try await context.store.save(paired, replacing: parsed.flag("replace"))
+            device = try await photon.save(paired, nickname: parsed.value("name"), replacing: parsed.flag("replace"))
         } catch let error as PhotonError where error.code == .untrustedCertificate && context.terminal.isInteractive {
             context.terminal.writeError("photon: \(error.message)\nReplace the stored TV with this one? [y/N] ")
             let reply = context.terminal.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
             guard reply == "y" || reply == "yes" else { throw error }
-            try await context.store.save(paired, replacing: true)
+            device = try await photon.save(paired, nickname: parsed.value("name"), replacing: true)
         }
         await DaemonPath.notifyStoreChanged(context)
-        let device = paired.device
         context.emit(
             DeviceCommands.json(device),
             text: "Paired \(Redaction.sanitize(device.nickname)) (\(device.id)) at \(device.endpoint). Try: photon key \(device.nickname) home")

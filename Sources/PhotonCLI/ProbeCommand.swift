@@ -23,32 +23,16 @@ enum ProbeCommand {
             mainPort = port
         }
         let brandOptions = try BrandOptions(parsed, registry: context.registry)
-        var adapterContext = try await SessionSupport.adapterContext(context)
-        if parsed.value("timeout") == nil { adapterContext.timeout = .seconds(3) }
-        let probeContext = adapterContext
-        var adapters = context.registry.adapters
-        if let brand = parsed.value("brand") { adapters = [try context.registry.adapter(id: brand)] }
-        let portsByBrand = Dictionary(uniqueKeysWithValues: adapters.map { ($0.id, brandOptions.ports(for: $0, mainPort: mainPort)) })
-        let results = await withTaskGroup(of: (String, Result<TVCandidate?, any Error>).self) { group in
-            for adapter in adapters {
-                group.addTask {
-                    let result: Result<TVCandidate?, any Error>
-                    do {
-                        result = .success(try await withTimeout(probeContext.timeout, "probing \(adapter.id)") {
-                            try await adapter.probe(host: host, ports: portsByBrand[adapter.id] ?? [:], context: probeContext)
-                        })
-                    } catch { result = .failure(error) }
-                    return (adapter.id, result)
-                }
-            }
-            var all: [(String, Result<TVCandidate?, any Error>)] = []
-            for await item in group { all.append(item) }
-            return all.sorted { $0.0 < $1.0 }
-        }
+        let adapters = try parsed.value("brand").map { [try context.registry.adapter(id: $0)] } ?? context.registry.adapters
+        let results = try await context.photon.probe(
+            host: host, brands: adapters.map(\.id),
+            ports: Dictionary(uniqueKeysWithValues: adapters.map { ($0.id, brandOptions.ports(for: $0, mainPort: mainPort)) }),
+            timeout: parsed.value("timeout") == nil ? .seconds(3) : context.timeout)
         var found = 0
         var tried: [String] = []
-        for (brand, result) in results {
-            switch result {
+        for probed in results {
+            let brand = probed.brand
+            switch probed.result {
             case .success(let candidate?):
                 found += 1
                 let portsText = candidate.ports.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -63,7 +47,7 @@ enum ProbeCommand {
             case .success(nil):
                 tried.append("\(brand): answered, but not as this brand")
             case .failure(let error):
-                tried.append("\(brand): \(PhotonError.wrap(error).message)")
+                tried.append("\(brand): \(error.message)")
             }
         }
         guard found > 0 else {
