@@ -88,24 +88,34 @@ public enum SamsungCommand {
             + #"","Option":"false","TypeOfRemote":"SendRemoteKey"}}"#
     }
 
+    // Written by Photon's one JSON writer, keys in sorted order (as the TVs' own apps send
+    // them, and byte for byte what the tests' captures hold).
+
     public static func text(_ text: String) -> String {
-        json(["method": "ms.remote.control",
-              "params": ["Cmd": Data(text.utf8).base64EncodedString(), "DataOfCmd": "base64", "TypeOfRemote": "SendInputString"]])
+        JSONValue.object([
+            ("method", "ms.remote.control"),
+            ("params", .object([
+                ("Cmd", .string(Data(text.utf8).base64EncodedString())), ("DataOfCmd", "base64"), ("TypeOfRemote", "SendInputString"),
+            ])),
+        ]).encoded
     }
 
-    public static let textEnd = json(["method": "ms.remote.control", "params": ["TypeOfRemote": "SendInputEnd"]])
+    public static let textEnd = JSONValue.object([("method", "ms.remote.control"), ("params", .object([("TypeOfRemote", "SendInputEnd")]))])
+        .encoded
 
     public static func launch(_ appID: String, type: String = "DEEP_LINK", metaTag: String = "") -> String {
-        json(["method": "ms.channel.emit",
-              "params": ["event": "ed.apps.launch", "to": "host", "data": ["action_type": type, "appId": appID, "metaTag": metaTag]]])
+        JSONValue.object([
+            ("method", "ms.channel.emit"),
+            ("params", .object([
+                ("data", .object([("action_type", .string(type)), ("appId", .string(appID)), ("metaTag", .string(metaTag))])),
+                ("event", "ed.apps.launch"), ("to", "host"),
+            ])),
+        ]).encoded
     }
 
-    public static let installedApps = json(["method": "ms.channel.emit", "params": ["event": "ed.installedApp.get", "to": "host"]])
-
-    static func json(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
+    public static let installedApps = JSONValue.object([
+        ("method", "ms.channel.emit"), ("params", .object([("event", "ed.installedApp.get"), ("to", "host")])),
+    ]).encoded
 
     /// The channel URL target: `/api/v2/channels/samsung.remote.control?name=<b64>[&token=<t>]`.
     public static func channelTarget(clientName: String, token: String?) -> String {

@@ -54,10 +54,23 @@ import Testing
         #expect(key["method"] as? String == "ms.remote.control")
         let params = key["params"] as! [String: String]
         #expect(params == ["Cmd": "Click", "DataOfCmd": "KEY_VOLUP", "Option": "false", "TypeOfRemote": "SendRemoteKey"])
-        #expect(SamsungCommand.key("KEY_HOME", .press) == SamsungCommand.json([
+        // Byte for byte what a sorted-keys JSON encoder writes (checked against Foundation's).
+        func sorted(_ object: [String: Any]) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+        }
+        #expect(SamsungCommand.key("KEY_HOME", .press) == (try sorted([
             "method": "ms.remote.control",
             "params": ["Cmd": "Press", "DataOfCmd": "KEY_HOME", "Option": "false", "TypeOfRemote": "SendRemoteKey"],
-        ]))
+        ])))
+        #expect(SamsungCommand.text("the expanse") == (try sorted([
+            "method": "ms.remote.control",
+            "params": ["Cmd": "dGhlIGV4cGFuc2U=", "DataOfCmd": "base64", "TypeOfRemote": "SendInputString"],
+        ])))
+        #expect(SamsungCommand.launch("111299001912") == (try sorted([
+            "method": "ms.channel.emit",
+            "params": ["event": "ed.apps.launch", "to": "host", "data": ["action_type": "DEEP_LINK", "appId": "111299001912", "metaTag": ""]],
+        ])))
+        #expect(SamsungCommand.installedApps == (try sorted(["method": "ms.channel.emit", "params": ["event": "ed.installedApp.get", "to": "host"]])))
         #expect(SamsungCommand.text("hi").contains(#""Cmd":"aGk=""#))
         #expect(SamsungCommand.textEnd == #"{"method":"ms.remote.control","params":{"TypeOfRemote":"SendInputEnd"}}"#)
         #expect(SamsungCommand.launch("3201907018807").contains(#""action_type":"DEEP_LINK""#))
