@@ -24,24 +24,34 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
     /// already so): brand tests check them, not the suite.
     public static let stateDependentKeys: Set<RemoteKey> = [.power, .powerOn, .powerOff]
 
+    /// What a check found when it did not fail.
+    public enum Outcome: Sendable, Equatable, CustomStringConvertible {
+        case passed
+        /// The brand does not have what the check is about (no TLS, no pairing).
+        case notApplicable(String)
+        public var description: String {
+            switch self {
+            case .passed: return "ok"
+            case .notApplicable(let why): return "not applicable (\(why))"
+            }
+        }
+    }
+
     /// Runs this check for `plugin`.
-    public func run(_ plugin: BrandPlugin) async throws {
+    @discardableResult
+    public func run(_ plugin: BrandPlugin) async throws -> Outcome {
         let h = try await ConformanceHarness(plugin, check: rawValue)
         do {
-            try await run(h)
+            let outcome = try await run(h)
             await h.stop()
+            return outcome
         } catch {
             await h.stop()
             throw error
         }
     }
 
-    /// Runs every check for `plugin`, in order; throws the first failure.
-    public static func runAll(_ plugin: BrandPlugin) async throws {
-        for check in allCases { try await check.run(plugin) }
-    }
-
-    private func run(_ h: ConformanceHarness) async throws {
+    private func run(_ h: ConformanceHarness) async throws -> Outcome {
         let adapter = h.adapter
         switch self {
         case .probeIdentifiesTheTV:
@@ -104,7 +114,7 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
 
         case .aRotatedCertificateIsRefusedAndNothingIsSent:
             let paired = try await h.pair()
-            guard h.tv.certificateFingerprint != nil else { return }  // nothing is pinned without TLS
+            guard h.tv.certificateFingerprint != nil else { return .notApplicable("the brand has no TLS certificate to pin") }
             try await h.tv.rotateCertificate()
             let before = h.log.withLock { $0.count }
             let error = try await h.requireError("connecting to a TV with another certificate") { _ = try await h.openSession(paired) }
@@ -114,7 +124,7 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
             try h.require(!after.contains { ["session_ready", "prompt", "key", "text", "launch"].contains($0) }, "the TV saw \(after)")
 
         case .aTVThatForgotUsRefusesWithExitFour:
-            guard adapter.pairingStyle != .none else { return }  // nothing to forget
+            guard adapter.pairingStyle != .none else { return .notApplicable("the brand does not pair") }
             let paired = try await h.pair()
             await h.tv.forgetClients()
             let error = try await h.requireError("using a pairing the TV forgot") {
@@ -156,5 +166,6 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
             _ = try await h.requireError("sending after close") { try await session.send(.key(.key(.home), .press)) }
             try h.require(h.events("key").count == 1, "the TV saw \(h.events("key").count) keys")
         }
+        return .passed
     }
 }

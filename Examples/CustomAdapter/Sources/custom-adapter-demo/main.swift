@@ -1,46 +1,51 @@
 import Foundation
 import LineTV
+import LineTVEmulator
+import PhotonConformance
 import PhotonCore
-import PhotonCrypto
-import PhotonNet
+import PhotonEmulatorSupport
+import PhotonKit
+import PhotonPlugins
+import PhotonStore
 
-// Runs a toy LineTV on loopback, registers the LineTV adapter next to nothing else, pairs,
-// and sends three keys through the real network stack. Exits 0 when the TV saw them.
+// A host that adds the LineTV brand to Photon's built-in ones — one registration line —
+// proves it with Photon's conformance suite against its emulated TV, then drives it
+// through the PhotonKit façade exactly as it would any other brand. Exits 0 when all holds.
 
-let listener = try TCPListener(host: "127.0.0.1", port: 0)
-let received = Locked<[String]>([])
-let tv = Task {
-    let connection = try await listener.accept()
-    var buffer: [UInt8] = []
-    while true {
-        let bytes = try await connection.read(maxLength: 1024, timeout: .seconds(5))
-        if bytes.isEmpty { break }
-        buffer += bytes
-        while let newline = buffer.firstIndex(of: 10) {
-            let line = String(decoding: buffer[..<newline], as: UTF8.self)
-            buffer.removeSubrange(...newline)
-            received.withLock { $0.append(line) }
-            try await connection.write(Array("OK\n".utf8))
-        }
+let lineTV = BrandPlugin(LineTVAdapter(), emulator: LineTVEmulator())
+let plugins = BuiltInPlugins.all + [lineTV]  // the registration: one line
+
+// 1. The conformance suite, every check against an emulated LineTV.
+for check in ConformanceCheck.allCases {
+    do {
+        print("conformance: \(check) \(try await check.run(lineTV))")
+    } catch {
+        print("conformance: \(check) FAILED: \(error)")
+        exit(1)
     }
 }
+
+// 2. The façade: pair with an emulated LineTV and send it keys and text, as a Swift
+// program drives any TV.
+let received = Locked<[String]>([])
+let tv = try await LineTVEmulator().start(EmulatorSettings(values: ["port": "0"])) { event in
+    if ["key", "text", "launch"].contains(event.name) { received.withLock { $0.append("\(event.name) \(event.fields.first?.1.string ?? "")") } }
+}
+let home = FileManager.default.temporaryDirectory.appendingPathComponent("linetv-example-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: home) }
 
 struct NoQuestions: PairingResponder {
     func answer(_ challenge: PairingChallenge) async throws -> PairingAnswer { .wait }
 }
 
-let registry = AdapterRegistry([LineTVAdapter()])  // a host lists its adapters in one place
-let adapter = try registry.adapter(id: "linetv")
-let identity = try IdentityFactory.makeClientIdentity(commonName: "example")
-let context = AdapterContext(connector: NetConnector(), clientIdentity: identity, timeout: .seconds(5))
-let paired = try await adapter.pairing(with: Endpoint(host: "127.0.0.1", port: listener.port), options: [:], context: context)
-    .run(responder: NoQuestions())
-let session = try await adapter.openSession(device: paired.device, secrets: paired.secrets, context: context)
-for key in [RemoteKey.home, .down, .select] { try await session.send(.key(.key(key), .press)) }
-await session.close()
-_ = await tv.result
-listener.close()
+let photon = try Photon(adapters: AdapterRegistry(plugins.map(\.adapter)), paths: StorePaths(home: home))
+try await photon.save(try await photon.pair("127.0.0.1:\(tv.ports["control"]!)", brand: "linetv", responder: NoQuestions()), nickname: "den")
+let den = try await photon.connect("den")
+for key in [RemoteKey.home, .down, .select] { try await den.send(.key(.key(key), .press)) }
+try await den.send(.text("hello"))
+await den.close()
+await tv.stop()
 
 let lines = received.withLock { $0 }
 print("LineTV received: \(lines.joined(separator: ", "))")
-exit(lines == ["KEY HOME", "KEY DOWN", "KEY OK"] ? 0 : 1)
+exit(lines == ["key HOME", "key DOWN", "key OK", "text hello"] ? 0 : 1)
