@@ -34,6 +34,8 @@ let package = Package(
 
         // Brand-neutral model and protocols: no I/O, no C libraries.
         .target(name: "PhotonJSON", path: "Sources/PhotonJSON"),
+        // Where the daemon's socket is and the form of its requests, shared by the front end.
+        .target(name: "PhotonWire", dependencies: ["PhotonJSON"], path: "Sources/PhotonWire"),
         .target(name: "PhotonCore", dependencies: ["PhotonJSON"], path: "Sources/PhotonCore"),
         // The command-line parser (typed options) shared by photon-cli and photon-emulator.
         .target(name: "PhotonArguments", dependencies: ["PhotonCore"], path: "Sources/PhotonArguments"),
@@ -44,7 +46,7 @@ let package = Package(
         .target(
             name: "PhotonDiscovery", dependencies: ["PhotonCore", "PhotonNet", "CAvahi"], path: "Sources/PhotonDiscovery"),
         .target(
-            name: "PhotonStore", dependencies: ["PhotonCore", "PhotonCrypto"],
+            name: "PhotonStore", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonWire"],
             path: "Sources/PhotonStore"),
         // The library façade every caller uses: discover, probe, pair, connect, send (through
         // a CommandRouter), status, wake.
@@ -52,11 +54,12 @@ let package = Package(
             name: "PhotonKit", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonDiscovery"],
             path: "Sources/PhotonKit"),
         .target(
-            name: "PhotonService", dependencies: ["PhotonCore", "PhotonNet", "PhotonStore", "PhotonKit"], path: "Sources/PhotonService"),
+            name: "PhotonService", dependencies: ["PhotonCore", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonWire"],
+            path: "Sources/PhotonService"),
         .target(
             name: "PhotonCLI",
             dependencies: [
-                "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonService", "PhotonPlugins",
+                "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonService", "PhotonPlugins", "PhotonWire",
                 "PhotonEmulatorSupport", "PhotonDiscovery",
             ],
             path: "Sources/PhotonCLI"),
@@ -66,7 +69,7 @@ let package = Package(
         // Release builds link it fully statically (it needs nothing but libc's system
         // calls), which saves the dynamic loader's millisecond on every key press.
         .executableTarget(
-            name: "photon", dependencies: ["PhotonJSON"], path: "Sources/photon",
+            name: "photon", dependencies: ["PhotonJSON", "PhotonWire"], path: "Sources/photon",
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
         .executableTarget(name: "photon-cli", dependencies: ["PhotonCLI"], path: "Sources/photon-cli"),
         .executableTarget(

@@ -2,6 +2,7 @@ import Foundation
 import PhotonCore
 import PhotonKit
 import PhotonService
+import PhotonWire
 
 /// How commands use a running `photon serve`: its warm session instead of a new TLS
 /// connection. When no daemon runs for this home (or with `--direct`), commands connect
@@ -34,13 +35,11 @@ enum DaemonPath {
             let now = Date().timeIntervalSince1970
             var waitLimit = lifetime + .seconds(5)
             if case .longPress(_, let ms) = command { waitLimit += .milliseconds(ms) }
-            try await client.request(
-                "send",
-                [
-                    ("session", .string(id)), ("seq", .int(sequence)), ("commandId", .string(UUID().uuidString)),
-                    ("issuedAt", .double(now)), ("expiresAt", .double(now + lifetime.seconds)),
-                    ("command", try ServiceProtocol.json(command)),
-                ], timeout: waitLimit)
+            let request = DaemonWire.sendRequest(
+                id: 0, session: id, sequence: sequence, commandID: UUID().uuidString, issuedAt: now, expiresAt: now + lifetime.seconds,
+                command: try ServiceProtocol.json(command))
+            guard case .object(let fields) = request else { return }
+            try await client.request("send", fields.filter { !["id", "op", "protocol"].contains($0.0) }, timeout: waitLimit)
         }
 
         func close() async {

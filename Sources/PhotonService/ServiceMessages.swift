@@ -1,12 +1,13 @@
 import Foundation
 import PhotonCore
+import PhotonWire
 import PhotonKit
 
 /// The daemon's JSON-lines protocol, shared by the server and its clients so both
 /// sides encode commands, events and errors the same way (docs/daemon.md).
 public enum ServiceProtocol {
     /// Bumped when a change would break existing clients.
-    public static let version = 1
+    public static let version = DaemonWire.version
 
     // MARK: commands
 

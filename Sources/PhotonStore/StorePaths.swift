@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonWire
 
 /// Where Photon keeps its files. By default the XDG directories (metadata under
 /// `$XDG_CONFIG_HOME/photon`, secrets under `$XDG_DATA_HOME/photon`, the daemon socket
@@ -39,12 +40,8 @@ public struct StorePaths: Sendable, Hashable {
             if let value = environment[name], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
             return URL(fileURLWithPath: userHome).appendingPathComponent(fallback)
         }
-        let runtime: URL
-        if let value = environment["XDG_RUNTIME_DIR"], value.hasPrefix("/") {
-            runtime = URL(fileURLWithPath: value).appendingPathComponent("photon")
-        } else {
-            runtime = xdg("XDG_STATE_HOME", ".local/state").appendingPathComponent("photon/run")
-        }
+        // The same rule the `photon` front end follows to find the daemon.
+        let runtime = URL(fileURLWithPath: DaemonWire.runtimeDirectory(home: nil, environment: { environment[$0] })!)
         return StorePaths(
             configDirectory: xdg("XDG_CONFIG_HOME", ".config").appendingPathComponent("photon"),
             dataDirectory: xdg("XDG_DATA_HOME", ".local/share").appendingPathComponent("photon"),
@@ -55,7 +52,7 @@ public struct StorePaths: Sendable, Hashable {
     public var secretsFile: URL { dataDirectory.appendingPathComponent("secrets.json") }
     public var lockFile: URL { dataDirectory.appendingPathComponent(".lock") }
     /// The daemon's socket (`photon serve`).
-    public var socketFile: URL { runtimeDirectory.appendingPathComponent("photon.sock") }
+    public var socketFile: URL { runtimeDirectory.appendingPathComponent(DaemonWire.socketName) }
     /// Held by the running daemon so that two cannot serve one home.
     public var serviceLockFile: URL { runtimeDirectory.appendingPathComponent("serve.lock") }
 }

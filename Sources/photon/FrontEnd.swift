@@ -1,5 +1,6 @@
 import Glibc
 import PhotonJSON
+import PhotonWire
 
 /// The part of a command line the front end answers itself: one command (`key` with one
 /// key, `text`, `launch`, `volume`) for one TV, sent through a running `photon serve`.
@@ -82,13 +83,9 @@ struct FastCommand {
     var isKey = false
     var holdSeconds = 0.0
 
-    /// The daemon's socket for this home, as `StorePaths` resolves it.
+    /// The daemon's socket for this home, by the rule `StorePaths` follows too.
     func socketPath(environment: (String) -> String?) -> String? {
-        if let home { return home + "/run/photon.sock" }
-        if let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") { return runtime + "/photon/photon.sock" }
-        guard let userHome = environment("HOME"), !userHome.isEmpty else { return nil }
-        let state = environment("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? userHome + "/.local/state"
-        return state + "/photon/run/photon.sock"
+        DaemonWire.runtimeDirectory(home: home, environment: environment).map { $0 + "/" + DaemonWire.socketName }
     }
 }
 
@@ -110,11 +107,9 @@ enum FrontEnd {
         let now = DaemonLine.unixTime()
         // The request names the protocol it speaks, so it goes out at once, without
         // waiting for the greeting: a daemon of another protocol refuses it unsent.
-        let request = JSONValue.object([
-            ("id", 1), ("protocol", 1), ("op", "send"), ("tv", .string(fast.tv)), ("source", "cli"),
-            ("commandId", .string(DaemonLine.randomUUID())), ("issuedAt", .double(now)), ("expiresAt", .double(now + lifetime)),
-            ("command", fast.command),
-        ])
+        let request = DaemonWire.sendRequest(
+            id: 1, tv: fast.tv, source: "cli", commandID: DaemonLine.randomUUID(), issuedAt: now, expiresAt: now + lifetime,
+            command: fast.command)
         guard connection.write(request.encoded + "\n") else { return .handOn }
         // From here the request may be read at any moment, so it is never handed on to
         // photon-cli (which would send it again under a new id) unless the daemon says it

@@ -1,0 +1,43 @@
+import PhotonJSON
+
+/// What the `photon` front end and the rest of Photon must agree on to talk to a running
+/// `photon serve`: where its socket is, and the form of its requests. Standard library
+/// only (with PhotonJSON), so the front end shares it without loading Foundation.
+public enum DaemonWire {
+    /// The daemon protocol's version; bumped when a change would break existing clients.
+    public static let version = 1
+
+    /// The daemon's runtime directory (its socket and lock): `home/run` with an explicit
+    /// home (`--home`, `PHOTON_HOME`), else `$XDG_RUNTIME_DIR/photon`, else
+    /// `$XDG_STATE_HOME/photon/run` (default `~/.local/state/photon/run`). Nil without a
+    /// home directory to fall back on.
+    public static func runtimeDirectory(home: String?, environment: (String) -> String?) -> String? {
+        if let home = home ?? environment("PHOTON_HOME").flatMap({ $0.isEmpty ? nil : $0 }), !home.isEmpty {
+            return home + "/run"
+        }
+        if let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") { return runtime + "/photon" }
+        guard let userHome = environment("HOME"), !userHome.isEmpty else { return nil }
+        let state = environment("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? userHome + "/.local/state"
+        return state + "/photon/run"
+    }
+
+    /// The socket's file name in the runtime directory.
+    public static let socketName = "photon.sock"
+
+    /// A `send` request: one command in an envelope (its id, issue and expiry times as Unix
+    /// seconds), either in a session (`session`, `seq`) or as a one-shot for `tv`.
+    public static func sendRequest(
+        id: Int, tv: String? = nil, session: String? = nil, sequence: Int? = nil, source: String? = nil, commandID: String,
+        issuedAt: Double, expiresAt: Double, command: JSONValue
+    ) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("id", .int(id)), ("protocol", .int(version)), ("op", "send")]
+        if let tv { fields.append(("tv", .string(tv))) }
+        if let session { fields.append(("session", .string(session))) }
+        if let sequence { fields.append(("seq", .int(sequence))) }
+        if let source { fields.append(("source", .string(source))) }
+        fields += [
+            ("commandId", .string(commandID)), ("issuedAt", .double(issuedAt)), ("expiresAt", .double(expiresAt)), ("command", command),
+        ]
+        return .object(fields)
+    }
+}
