@@ -51,41 +51,22 @@ enum StatusCommand {
             }
             return 0
         }
-        try await SessionSupport.withSession(parsed.arguments[0], context: context) { device, session in
+        let remote = try await context.photon.connect(parsed.arguments[0], source: .cli)
+        do {
             if watch {
-                for await event in session.events {
+                for await event in remote.events {
                     if case .disconnected(let reason) = event, let reason { throw reason }
                     if let (json, text) = describe(event) { context.emit(json, text: text) }
                 }
-                return
-            }
-            // Collect the TV's first reports for a moment, then print them once.
-            let wanted = Set(
-                [(Capability.powerState, "power"), (.volumeState, "volume"), (.currentApp, "app")]
-                    .filter { session.capabilities.contains($0.0) }.map(\.1))
-            let collected = Locked<[String: TVEvent]>([:])
-            let collector = Task {
-                for await event in session.events {
-                    let key: String
-                    switch event {
-                    case .power: key = "power"
-                    case .volume: key = "volume"
-                    case .currentApp: key = "app"
-                    case .deviceInfo: key = "device"
-                    case .disconnected: return
-                    }
-                    collected.withLock { $0[key] = event }
+            } else {
+                for event in await remote.status() {
+                    if let (json, text) = describe(event) { context.emit(json, text: text) }
                 }
             }
-            let settle = ContinuousClock.now + .milliseconds(1500)
-            while ContinuousClock.now < settle, !wanted.isSubset(of: Set(collected.withLock { $0.keys })) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            collector.cancel()
-            let events = collected.withLock { $0 }
-            for key in ["device", "power", "app", "volume"] {
-                if let event = events[key], let (json, text) = describe(event) { context.emit(json, text: text) }
-            }
+            await remote.close()
+        } catch {
+            await remote.close()
+            throw error
         }
         return 0
     }

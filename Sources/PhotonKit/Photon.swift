@@ -24,14 +24,74 @@ public final class Photon: Sendable {
     public let router: CommandRouter
     private let connections = Locked<[String: ConnectedTV]>([:])
 
-    /// A session this process holds to a TV, shared by the remotes connected to it.
+    /// A session this process holds to a TV, shared by the remotes connected to it. Its
+    /// events go to every remote; the latest state (device, power, app, volume) is kept
+    /// and replayed to a remote that connects later.
     final class ConnectedTV: Sendable {
         let device: DeviceRecord
         let session: any RemoteSession
         let users = Locked(0)
+        private let fanOut = Locked<(known: [String: TVEvent], subscribers: [UUID: AsyncStream<TVEvent>.Continuation], ended: TVEvent?)>(
+            ([:], [:], nil))
+        private let reader = Locked<Task<Void, Never>?>(nil)
+
         init(device: DeviceRecord, session: any RemoteSession) {
             self.device = device
             self.session = session
+            let task = Task { [weak self] () -> Void in
+                for await event in session.events { self?.publish(event) }
+            }
+            reader.withLock { $0 = task }
+        }
+
+        static func key(of event: TVEvent) -> String? {
+            switch event {
+            case .power: return "power"
+            case .volume: return "volume"
+            case .currentApp: return "app"
+            case .deviceInfo: return "device"
+            case .disconnected: return nil
+            }
+        }
+
+        private func publish(_ event: TVEvent) {
+            let targets = fanOut.withLock { state -> [AsyncStream<TVEvent>.Continuation] in
+                if let key = Self.key(of: event) { state.known[key] = event } else { state.ended = event }
+                return Array(state.subscribers.values)
+            }
+            for continuation in targets {
+                continuation.yield(event)
+                if case .disconnected = event { continuation.finish() }
+            }
+        }
+
+        /// A stream of this TV's events for one remote: the known state first.
+        func subscribe() -> (UUID, AsyncStream<TVEvent>) {
+            let id = UUID()
+            let (stream, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
+            let (known, ended) = fanOut.withLock { state -> ([TVEvent], TVEvent?) in
+                state.subscribers[id] = continuation
+                return (["device", "power", "app", "volume"].compactMap { state.known[$0] }, state.ended)
+            }
+            for event in known { continuation.yield(event) }
+            if let ended {
+                continuation.yield(ended)
+                continuation.finish()
+            }
+            return (id, stream)
+        }
+
+        func unsubscribe(_ id: UUID) { fanOut.withLock { $0.subscribers.removeValue(forKey: id) }?.finish() }
+
+        func close() async {
+            await session.close()
+            reader.withLock { $0 }?.cancel()
+            for continuation in fanOut.withLock({ state -> [AsyncStream<TVEvent>.Continuation] in
+                defer { state.subscribers = [:] }
+                return Array(state.subscribers.values)
+            }) {
+                continuation.finish()
+            }
         }
     }
 
@@ -74,9 +134,10 @@ public final class Photon: Sendable {
         let device = try await device(name)
         let (tv, woke) = try await openConnection(device, wake: wake)
         let id = await router.openSession(source: source, target: device.id)
+        let (subscription, events) = tv.subscribe()
         return TVRemote(
-            photon: self, device: device, routerSession: id, source: source, events: tv.session.events, capabilities: tv.session.capabilities,
-            wasWoken: woke)
+            photon: self, device: device, routerSession: id, source: source, events: events, subscription: subscription,
+            capabilities: tv.session.capabilities, wasWoken: woke)
     }
 
     /// Sends one command to a paired TV (connect, send, close), as `photon key` does.
@@ -116,7 +177,7 @@ public final class Photon: Sendable {
             table[device.id] = tv
             return (tv, false)
         }
-        if duplicate { await session.close() }
+        if duplicate { await tv.close() }
         return (kept, woke)
     }
 
@@ -147,9 +208,10 @@ public final class Photon: Sendable {
     }
 
     /// Drops a remote's hold on its TV's session; the last one closes it.
-    func release(_ deviceID: String) async {
+    func release(_ deviceID: String, subscription: UUID) async {
         let closing = connections.withLock { table -> ConnectedTV? in
             guard let tv = table[deviceID] else { return nil }
+            tv.unsubscribe(subscription)
             let left = tv.users.withLock { users -> Int in
                 users -= 1
                 return users
@@ -158,7 +220,7 @@ public final class Photon: Sendable {
             table[deviceID] = nil
             return tv
         }
-        await closing?.session.close()
+        await closing?.close()
     }
 }
 
@@ -183,7 +245,8 @@ public final class TVRemote: Sendable {
     public let device: DeviceRecord
     /// What the TV declared when the session opened.
     public let capabilities: Capabilities
-    /// Power, volume, app and connection events from the TV.
+    /// Power, volume, app and connection events from the TV: the state it last reported
+    /// first, then changes; it ends after `.disconnected` or `close()`.
     public let events: AsyncStream<TVEvent>
     /// Whether connecting had to wake the TV first (then a power key would switch it off
     /// again, so callers drop it).
@@ -191,12 +254,14 @@ public final class TVRemote: Sendable {
     let photon: Photon
     let routerSession: UUID
     let source: CommandSource
+    let subscription: UUID
     private let sequence = Locked<UInt64>(0)
 
     init(
         photon: Photon, device: DeviceRecord, routerSession: UUID, source: CommandSource, events: AsyncStream<TVEvent>,
-        capabilities: Capabilities, wasWoken: Bool
+        subscription: UUID, capabilities: Capabilities, wasWoken: Bool
     ) {
+        self.subscription = subscription
         self.photon = photon
         self.device = device
         self.routerSession = routerSession
@@ -235,6 +300,31 @@ public final class TVRemote: Sendable {
     /// Ends this remote; the TV's session closes when no other remote uses it.
     public func close() async {
         await photon.router.closeSession(routerSession)
-        await photon.release(device.id)
+        await photon.release(device.id, subscription: subscription)
+    }
+}
+
+extension TVRemote {
+    /// The TV's state as it reports it after connecting: device, power, app and volume
+    /// (those its capabilities promise), waiting at most `settle` for them.
+    public func status(settle: Duration = .milliseconds(1500)) async -> [TVEvent] {
+        let wanted = Set(
+            [(Capability.powerState, "power"), (.volumeState, "volume"), (.currentApp, "app")]
+                .filter { capabilities.contains($0.0) }.map(\.1))
+        let collected = Locked<[String: TVEvent]>([:])
+        let stream = events
+        let collector = Task {
+            for await event in stream {
+                guard let key = Photon.ConnectedTV.key(of: event) else { return }
+                collected.withLock { $0[key] = event }
+            }
+        }
+        let end = ContinuousClock.now + settle
+        while ContinuousClock.now < end, !wanted.isSubset(of: Set(collected.withLock { $0.keys })) {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        collector.cancel()
+        let found = collected.withLock { $0 }
+        return ["device", "power", "app", "volume"].compactMap { found[$0] }
     }
 }

@@ -33,3 +33,18 @@ extension DaemonTests {
         #expect(setup.emulator.events("key").count == 1)
     }
 }
+
+extension DaemonTests {
+    /// Voice is too large for the daemon's request lines: it goes direct (through the
+    /// CLI's own router) while the daemon runs, instead of failing.
+    @Test func voiceWorksWhileTheDaemonRuns() async throws {
+        let setup = try await setUp()
+        defer { setup.stop() }
+        let wav = setup.home.appendingPathComponent("query.wav")
+        try e2e.makeWAV(seconds: 0.5, rate: 8000, channels: 1).write(to: wav)
+        let p = try await run(setup.home, ["voice", "tv", wav.path])
+        #expect(p.process.terminationStatus == 0, "\(p.standardError)")
+        try await eventually { !setup.emulator.events("voice").isEmpty }
+        #expect(!setup.emulator.events("voice").isEmpty)
+    }
+}
