@@ -20,16 +20,16 @@ extension EmulatedSamsungTV {
 
     func serveREST(_ request: HTTPServerRequest, secure: Bool) async throws {
         func json(_ object: Any, status: Int = 200) async throws {
-            let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            let body = Array(JSONValue.sorted(object).encoded.utf8)
             try await request.respond(status: status, reason: status == 200 ? "OK" : "Not Found",
-                headers: ["Content-Type": "application/json; charset=utf-8", "Connection": "close"], body: Array(body))
+                headers: ["Content-Type": "application/json; charset=utf-8", "Connection": "close"], body: body)
         }
         let path = request.path
         if request.method == "GET" && (path == "/api/v2/" || path == "/api/v2") {
             let c = configuration
             let power = state.withLock { $0.powerState }
             let support: [String: String] = ["TokenAuthSupport": c.tokenAuthSupport ? "true" : "false", "remote_available": "true", "FrameTVSupport": "false"]
-            let supportText = String(decoding: try JSONSerialization.data(withJSONObject: support, options: [.sortedKeys]), as: UTF8.self) + "\n"
+            let supportText = JSONValue.sorted(support).encoded + "\n"
             var device: [String: String] = [
                 "FrameTVSupport": "false", "OS": "Tizen", "TokenAuthSupport": c.tokenAuthSupport ? "true" : "false",
                 "duid": "uuid:0b7a3c1e-photon-emulated", "id": "uuid:0b7a3c1e-photon-emulated", "model": "24_EMULATED",
@@ -69,7 +69,7 @@ extension EmulatedSamsungTV {
         func event(_ name: String, _ data: Any? = nil) async throws {
             var object: [String: Any] = ["event": name]
             if let data { object["data"] = data }
-            try await channel.send(.text(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)))
+            try await channel.send(.text(JSONValue.sorted(object).encoded))
         }
         do {
             // Noise real TVs send before connecting.
@@ -184,6 +184,21 @@ extension EmulatedSamsungTV {
             ]])
         default:
             emit(EmulatorEvent("unknown_method", [("method", .string(method))]))
+        }
+    }
+}
+
+extension JSONValue {
+    /// A value built from the emulator's dictionaries and arrays, object keys sorted (as
+    /// the TVs write them), for Photon's one JSON writer.
+    static func sorted(_ value: Any) -> JSONValue {
+        switch value {
+        case let text as String: return .string(text)
+        case let flag as Bool: return .bool(flag)
+        case let number as Int: return .int(number)
+        case let items as [Any]: return .array(items.map(sorted))
+        case let object as [String: Any]: return .object(object.keys.sorted().map { ($0, sorted(object[$0]!)) })
+        default: return .null
         }
     }
 }
