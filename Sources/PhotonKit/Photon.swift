@@ -185,18 +185,9 @@ public final class Photon: Sendable {
     func wakeAndOpen(_ device: DeviceRecord, request: WakeRequest, firstError: PhotonError) async throws -> any RemoteSession {
         _ = try TVWaker.wake(device, adapter: try adapter(for: device), destinations: request.destinations, ports: request.ports)
         log.debug("woke \(device.nickname); waiting up to \(Int(request.patience.seconds)) s for it")
-        let end = ContinuousClock.now + request.patience
-        while true {
-            do {
-                return try await sessions.openSession(to: device)
-            } catch let error as PhotonError where error.code == .unreachable || error.code == .timeout {
-                guard ContinuousClock.now < end else {
-                    throw PhotonError(
-                        .timeout, "\(device.nickname) did not come up within \(Int(request.patience.seconds)) s of being woken",
-                        hint: "waking needs the TV's network standby (\"power on over the network\"), usually on wired Ethernet")
-                }
-                try await Task.sleep(for: .seconds(1))
-            }
+        let sessions = self.sessions
+        return try await TVWaker.waitUntilUp(device, patience: request.patience) { deadline in
+            try await sessions.openSession(to: device, timeout: max(deadline - ContinuousClock.now, .milliseconds(100)))
         }
     }
 

@@ -20,4 +20,25 @@ public enum TVWaker {
         return try WakeOnLANSender.wake(
             mac: mac, destinations: destinations.isEmpty ? WakeOnLANSender.defaultDestinations() : destinations, ports: ports.isEmpty ? WakeOnLAN.defaultPorts : ports)
     }
+
+    /// Retries `connect` once a second until it succeeds, or fails with `timeout` once
+    /// `patience` has passed since the wake signal. Only an unreachable or silent TV is
+    /// retried; any other error (a refusal, a pin mismatch) ends the wait at once.
+    public static func waitUntilUp<T: Sendable>(
+        _ device: DeviceRecord, patience: Duration, connect: (_ deadline: ContinuousClock.Instant) async throws -> T
+    ) async throws -> T {
+        let end = ContinuousClock.now + patience
+        while true {
+            do {
+                return try await connect(min(end, ContinuousClock.now + .seconds(5)))
+            } catch let error as PhotonError where error.code == .unreachable || error.code == .timeout {
+                guard ContinuousClock.now < end else {
+                    throw PhotonError(
+                        .timeout, "\(Redaction.sanitize(device.nickname)) did not come up within \(Int(patience.seconds)) s of being woken",
+                        hint: "waking needs the TV's network standby (\"power on over the network\"), usually on wired Ethernet")
+                }
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
 }

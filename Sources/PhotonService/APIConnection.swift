@@ -179,20 +179,9 @@ final class APIConnection: Sendable {
         let destinations = (request["broadcast"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16)
         let ports = (request["ports"]?.arrayValue ?? []).compactMap { $0.intValue.flatMap(UInt16.init(exactly:)) }.filter { $0 > 0 }.prefix(4)
         let sent = try TVWaker.wake(device, adapter: adapter, destinations: Array(destinations), ports: Array(ports))
-        let end = ContinuousClock.now + .clampedSeconds(request["wait"]?.doubleValue ?? 45, maximum: 120)
-        while true {
-            do {
-                _ = try await connection.ensureSession(deadline: min(end, ContinuousClock.now + .seconds(5)))
-                return [("woke", true), ("sent", .array(sent.map { .string($0) }))]
-            } catch let error as PhotonError where error.code == .unreachable || error.code == .timeout {
-                guard ContinuousClock.now < end else {
-                    throw PhotonError(
-                        .timeout, "\(device.nickname) did not come up after being woken",
-                        hint: "waking needs the TV's network standby (\"power on over the network\"), usually on wired Ethernet")
-                }
-                try await Task.sleep(for: .seconds(1))
-            }
-        }
+        let patience = Duration.clampedSeconds(request["wait"]?.doubleValue ?? 45, maximum: 120)
+        _ = try await TVWaker.waitUntilUp(device, patience: patience) { deadline in try await connection.ensureSession(deadline: deadline) }
+        return [("woke", true), ("sent", .array(sent.map { .string($0) }))]
     }
 
     private func string(_ request: JSONValue, _ field: String) throws -> String {
