@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "PhotonArguments", targets: ["PhotonArguments"]),
         .library(name: "AndroidTV", targets: ["AndroidTV"]),
         .library(name: "SamsungTV", targets: ["SamsungTV"]),
+        .library(name: "Roku", targets: ["Roku"]),
         .executable(name: "photon", targets: ["photon"]),
         .executable(name: "photon-cli", targets: ["photon-cli"]),
         .executable(name: "photon-emulator", targets: ["photon-emulator"]),
@@ -80,7 +81,9 @@ let package = Package(
         // The registration list: every brand's adapter and emulated TV (one line each).
         .target(
             name: "PhotonPlugins",
-            dependencies: ["PhotonCore", "PhotonEmulatorSupport", "AndroidTV", "AndroidTVEmulator", "SamsungTV", "SamsungTVEmulator"],
+            dependencies: [
+                "PhotonCore", "PhotonEmulatorSupport", "AndroidTV", "AndroidTVEmulator", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator",
+            ],
             path: "Sources/PhotonPlugins"),
 
         // The conformance suite every brand runs against its emulated TV (a library, so a
@@ -90,6 +93,10 @@ let package = Package(
             path: "Sources/PhotonConformance"),
 
         // Brand adapters and their emulated TVs.
+        .target(name: "Roku", dependencies: ["PhotonCore"], path: "Plugins/Roku"),
+        .target(
+            name: "RokuEmulator", dependencies: ["Roku", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
+            path: "Plugins/RokuEmulator"),
         .target(name: "AndroidTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AndroidTV"),
         .target(name: "PhotonEmulatorSupport", dependencies: ["PhotonCore", "PhotonArguments"], path: "Sources/PhotonEmulatorSupport"),
         .target(name: "SamsungTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/SamsungTV"),
@@ -134,6 +141,9 @@ let package = Package(
                 "PhotonKit", "PhotonPlugins", "PhotonConformance", "PhotonEmulatorSupport", "PhotonCore", "PhotonCrypto", "PhotonNet",
                 "PhotonStore", "PhotonTestSupport",
             ]),
+        .testTarget(
+            name: "RokuTests",
+            dependencies: ["Roku", "RokuEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
         .testTarget(name: "PhotonServiceTests", dependencies: ["PhotonService", "PhotonKit", "PhotonCore", "PhotonStore", "PhotonTestSupport"]),
         .testTarget(
             name: "PhotonCLITests",

@@ -29,6 +29,8 @@ public struct TVCandidate: Sendable, Hashable {
     public var ports: [String: UInt16]
     /// Set when the TV speaks a protocol version this adapter cannot drive.
     public var unsupportedReason: String?
+    /// What the user should know before pairing (a setting that will refuse commands).
+    public var remarks: [String] = []
 
     public init(
         brand: String, name: String, endpoint: Endpoint, id: String? = nil, model: String? = nil,

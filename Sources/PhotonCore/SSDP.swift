@@ -18,6 +18,14 @@ public enum SSDP {
         public var searchTarget: String
         public var usn: String
         public var server: String?
+
+        public init(location: String, host: String, searchTarget: String, usn: String, server: String?) {
+            self.location = location
+            self.host = host
+            self.searchTarget = searchTarget
+            self.usn = usn
+            self.server = server
+        }
     }
 
     /// Parses an answer. With `sender` (the datagram's source address), an answer whose

@@ -120,7 +120,7 @@ func hexValue(_ ch: Unicode.Scalar) -> UInt8? {
     }
 }
 
-func hexByte(_ b: UInt8) -> String {
+public func hexByte(_ b: UInt8) -> String {
     let digits: [Character] = Array("0123456789ABCDEF")
     return String([digits[Int(b >> 4)], digits[Int(b & 15)]])
 }

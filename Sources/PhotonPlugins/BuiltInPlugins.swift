@@ -2,6 +2,8 @@ import AndroidTV
 import AndroidTVEmulator
 import PhotonCore
 import PhotonEmulatorSupport
+import Roku
+import RokuEmulator
 import SamsungTV
 import SamsungTVEmulator
 
@@ -13,6 +15,7 @@ public enum BuiltInPlugins {
     public static let all: [BrandPlugin] = [
         BrandPlugin(AndroidTVAdapter(), emulator: AndroidTVEmulatorPlugin()),
         BrandPlugin(SamsungTVAdapter(), emulator: SamsungEmulatorPlugin()),
+        BrandPlugin(RokuAdapter(), emulator: RokuEmulatorPlugin()),
     ]
 
     /// The adapters, for the CLI, the daemon and `PhotonKit`.

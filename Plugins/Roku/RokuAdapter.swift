@@ -1,0 +1,117 @@
+import PhotonCore
+
+/// Roku's External Control Protocol: plain HTTP on port 8060, no pairing, no
+/// authentication. Anyone on the LAN can send keys; what Photon adds is a stable identity
+/// (the serial number, checked on every connection), errors that name the setting to
+/// change when the TV refuses, and one kept-alive connection per TV.
+public struct RokuAdapter: TVAdapter {
+    public static let brandID = "roku"
+    public static let maximumCapabilities = Capabilities(.keys, .longPress, .text, .appLaunch, .powerState, .currentApp, .wakeOnLAN)
+
+    /// How often a session asks for power and the foreground app (ECP has no push).
+    public var pollInterval: Duration
+
+    public init(pollInterval: Duration = .seconds(3)) { self.pollInterval = pollInterval }
+
+    public var id: String { Self.brandID }
+    public var displayName: String { "Roku (External Control Protocol)" }
+    public var serviceTypes: [String] { [] }
+    public var ssdpSearchTargets: [String] { ["roku:ecp"] }
+    public var defaultPorts: [String: UInt16] { ["ecp": 8060] }
+    public var defaultPort: UInt16 { 8060 }
+    public var capabilities: Capabilities { Self.maximumCapabilities }
+    public var keyTable: [KeyMapping] { RokuKeys.keyTable }
+    public var pairingStyle: PairingStyle { .none }
+    public var pairingHelp: String {
+        "Roku needs no pairing (ECP has no authentication: anyone on the network can send keys); Photon stores the set by its serial number and refuses another device at that address."
+    }
+    public var probeHelp: String { "Roku: GET /query/device-info on the ECP port (8060), which also tells whether \"Control by mobile apps\" allows commands." }
+    public var launchHelp: String { "Roku takes channel ids (12 is Netflix), with deep-link parameters: 12?contentId=80057281&mediaType=movie." }
+    public var exampleApp: String { "12" }
+
+    public func recognise(_ service: DiscoveredService) -> TVCandidate? {
+        guard service.type == "ssdp:roku:ecp" else { return nil }
+        // USN: uuid:roku:ecp:<serial> (sometimes followed by ::roku:ecp).
+        let usn = service.txt["usn"] ?? ""
+        let parts = usn.split(separator: ":")
+        let serial = parts.count >= 4 && parts[0] == "uuid" && parts[1] == "roku" && parts[2] == "ecp" ? String(parts[3]) : nil
+        let port = service.txt["location"].flatMap { URLParts.port(of: $0) } ?? defaultPort
+        return TVCandidate(
+            brand: id, name: "Roku \(serial.map { Redaction.sanitize($0, limit: 32) } ?? service.host)",
+            endpoint: Endpoint(host: service.host, port: port), id: serial.map { "roku-" + $0.lowercased() }, ports: ["ecp": port])
+    }
+
+    public func probe(host: String, ports: [String: UInt16], context: AdapterContext) async throws -> TVCandidate? {
+        let endpoint = Endpoint(host: host, port: ports["ecp"] ?? defaultPort)
+        let client = HTTPKeepAliveClient(endpoint: endpoint, connector: context.connector, timeout: context.timeout)
+        defer { Task { await client.drop() } }
+        let info = try await Self.deviceInfo(client)
+        var candidate = TVCandidate(
+            brand: id, name: info.name, endpoint: endpoint, id: info.deviceID, model: info.model, mac: info.mac, ports: ["ecp": endpoint.port])
+        if let remark = RokuAccess.remark(info.ecpSettingMode) { candidate.remarks.append(remark) }
+        return candidate
+    }
+
+    public func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow {
+        RokuPairing(endpoint: endpoint, context: context)
+    }
+
+    public func openSession(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws -> any RemoteSession {
+        let client = HTTPKeepAliveClient(endpoint: device.endpoint, connector: context.connector, timeout: context.timeout)
+        let info: RokuDeviceInfo
+        do {
+            info = try await Self.deviceInfo(client)
+        } catch {
+            await client.drop()
+            throw error
+        }
+        guard info.deviceID == device.id else {
+            await client.drop()
+            throw PhotonError(
+                .pinMismatch,
+                "another Roku answers at \(device.endpoint) (serial \(Redaction.sanitize(info.serial)), not the one paired as \(Redaction.sanitize(device.nickname))); nothing was sent",
+                hint: "if the TV was replaced or the address moved, pair again: photon pair \(device.endpoint) --brand roku --replace")
+        }
+        return RokuSession(client: client, device: device, first: info, pollInterval: pollInterval, log: context.log)
+    }
+
+    /// `GET /query/device-info`, with the access refusals named.
+    static func deviceInfo(_ client: HTTPKeepAliveClient) async throws -> RokuDeviceInfo {
+        let response = try await client.request("GET", "/query/device-info")
+        try RokuSession.check(response, what: "device-info")
+        return try RokuDeviceInfo.parse(response.body)
+    }
+}
+
+/// Pairing stores the set's identity: nothing is exchanged, but a set that refuses
+/// commands is reported before anything is stored.
+struct RokuPairing: PairingFlow {
+    let endpoint: Endpoint
+    let context: AdapterContext
+
+    func run(responder: any PairingResponder) async throws -> PairedTV {
+        let client = HTTPKeepAliveClient(endpoint: endpoint, connector: context.connector, timeout: context.timeout)
+        defer { Task { await client.drop() } }
+        let info = try await RokuAdapter.deviceInfo(client)
+        if let mode = info.ecpSettingMode, mode == "limited" || mode == "disabled" {
+            throw RokuAccess.refusal(status: mode == "disabled" ? 401 : 403, what: "remote control (it reports ecp-setting-mode \(mode))")
+        }
+        return PairedTV(
+            device: DeviceRecord(
+                id: info.deviceID, nickname: info.deviceID, brand: RokuAdapter.brandID, host: endpoint.host, port: endpoint.port,
+                ports: ["ecp": endpoint.port], name: info.name, model: info.model, mac: info.mac,
+                capabilities: RokuAdapter.maximumCapabilities.sortedNames),
+            secrets: DeviceSecrets())
+    }
+}
+
+/// The port of an `http://host:port/...` URL (SSDP LOCATION), without Foundation.
+enum URLParts {
+    static func port(of url: String) -> UInt16? {
+        guard url.hasPrefix("http://") else { return nil }
+        let rest = url.dropFirst(7)
+        let authority = rest.prefix { $0 != "/" }
+        guard let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") else { return nil }
+        return UInt16(authority[authority.index(after: colon)...]).flatMap { $0 > 0 ? $0 : nil }
+    }
+}

@@ -1,0 +1,156 @@
+import PhotonCore
+
+/// A Roku in use: commands as ECP requests over one kept-alive connection, and power and
+/// the foreground app polled (ECP pushes nothing). Volume is not reported by ECP.
+final class RokuSession: RemoteSession {
+    let client: HTTPKeepAliveClient
+    let device: DeviceRecord
+    let capabilities = RokuAdapter.maximumCapabilities
+    let events: AsyncStream<TVEvent>
+    private let continuation: AsyncStream<TVEvent>.Continuation
+    private let closed = Locked<PhotonError??>(nil)
+    private let poller = Locked<Task<Void, Never>?>(nil)
+    private let log: PhotonLog
+
+    init(client: HTTPKeepAliveClient, device: DeviceRecord, first: RokuDeviceInfo, pollInterval: Duration, log: PhotonLog) {
+        self.client = client
+        self.device = device
+        self.log = log
+        (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
+        continuation.yield(.deviceInfo(model: first.model, vendor: first.vendor, version: nil))
+        continuation.yield(.power(isOn: first.isOn))
+        let task = Task { [weak self] () -> Void in await self?.poll(every: pollInterval, lastPower: first.isOn) }
+        poller.withLock { $0 = task }
+    }
+
+    /// Asks for power and the active app every `interval`; reports changes; ends the
+    /// session when the TV stops answering or answers garbage.
+    private func poll(every interval: Duration, lastPower: Bool) async {
+        var power = lastPower
+        var app: String?
+        var first = true
+        while !Task.isCancelled {
+            do {
+                if !first { try await Task.sleep(for: interval) }
+                let info = try await RokuAdapter.deviceInfo(client)
+                if info.isOn != power || first {
+                    power = info.isOn
+                    if !first { continuation.yield(.power(isOn: power)) }
+                }
+                if power {
+                    let response = try await client.request("GET", "/query/active-app")
+                    try Self.check(response, what: "active-app")
+                    let active = try RokuApp.active(response.body)
+                    let name = active?.id.map { "\(active!.name) (\($0))" } ?? active?.name ?? "home"
+                    if name != app {
+                        app = name
+                        continuation.yield(.currentApp(name))
+                    }
+                }
+                first = false
+            } catch is CancellationError {
+                return
+            } catch {
+                if Task.isCancelled { return }
+                finish(PhotonError.wrap(error))
+                return
+            }
+        }
+    }
+
+    private func finish(_ reason: PhotonError?) {
+        let first = closed.withLock { state -> Bool in
+            guard state == nil else { return false }
+            state = .some(reason)
+            return true
+        }
+        guard first else { return }
+        continuation.yield(.disconnected(reason: reason))
+        continuation.finish()
+    }
+
+    func close() async {
+        finish(nil)
+        poller.withLock { $0 }?.cancel()
+        await client.drop()
+    }
+
+    /// Throws the error a status means; 2xx passes.
+    static func check(_ response: HTTPClient.Response, what: String) throws {
+        switch response.status {
+        case 200..<300: return
+        case 401, 403: throw RokuAccess.refusal(status: response.status, what: what)
+        case 400: throw PhotonError(.usage, "the Roku did not understand \(what) (HTTP 400)", hint: "see `photon keys --brand roku`")
+        case 404: throw PhotonError(.notFound, "the Roku has no \(what) (HTTP 404)", hint: "check the channel id")
+        default: throw PhotonError(.protocolViolation, "the Roku answered \(what) with HTTP \(response.status)")
+        }
+    }
+
+    // MARK: commands
+
+    func send(_ command: RemoteCommand) async throws {
+        if let reason = closed.withLock({ $0 }) {
+            throw reason ?? PhotonError(.connectionClosed, "the session to the Roku is closed")
+        }
+        switch command {
+        case .key(let input, let action):
+            let code = try RokuKeys.resolve(input)
+            let verb = action == .press ? "keypress" : action == .holdStart ? "keydown" : "keyup"
+            if action == .holdEnd {
+                try await CommandDeadline.exempt { try await post("/\(verb)/\(code)", what: "the \(code) key") }
+            } else {
+                try await post("/\(verb)/\(code)", what: "the \(code) key")
+            }
+        case .longPress(let input, let milliseconds):
+            let code = try RokuKeys.resolve(input)
+            try await post("/keydown/\(code)", what: "the \(code) key")
+            // The release always follows, even if the wait is cancelled or the command expired.
+            let slept: Result<Void, any Error>
+            do {
+                try await Task.sleep(for: .milliseconds(milliseconds))
+                slept = .success(())
+            } catch { slept = .failure(error) }
+            try await CommandDeadline.exempt { try await post("/keyup/\(code)", what: "the \(code) key") }
+            try slept.get()
+        case .text(let text):
+            guard !text.isEmpty, text.count <= 256 else { throw PhotonError(.usage, "give 1 to 256 characters of text") }
+            for literal in RokuKeys.literals(text) { try await post("/keypress/\(literal)", what: "text") }
+        case .launch(let app):
+            try await post("/launch/\(try Self.launchTarget(app))", what: "the launch of \(Redaction.sanitize(app))")
+        case .volume(let change):
+            let code = change == .up ? "VolumeUp" : change == .down ? "VolumeDown" : "VolumeMute"
+            try await post("/keypress/\(code)", what: "the \(code) key")
+        case .voice:
+            throw PhotonError.unsupported("Roku takes no voice queries over ECP")
+        }
+    }
+
+    /// `12` or `12?contentId=…&mediaType=movie`: a channel id of letters, digits, `.`, `_`
+    /// and `-`, and parameters passed through percent-encoded.
+    static func launchTarget(_ app: String) throws -> String {
+        let parts = app.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let id = String(parts[0])
+        guard !id.isEmpty, id.utf8.count <= 64,
+            id.utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 46 || $0 == 95 || $0 == 45 })
+        else { throw PhotonError(.usage, "'\(Redaction.sanitize(app))' is not a Roku channel id", hint: "e.g. 12 (Netflix), or 12?contentId=80057281&mediaType=movie") }
+        guard parts.count == 2, !parts[1].isEmpty else { return id }
+        var query: [String] = []
+        for pair in parts[1].split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            query.append(kv.map { percentEncode(String($0)) }.joined(separator: "="))
+        }
+        return id + "?" + query.joined(separator: "&")
+    }
+
+    static func percentEncode(_ text: String) -> String {
+        text.utf8.map { b in
+            (48...57).contains(b) || (65...90).contains(b) || (97...122).contains(b) || b == 45 || b == 46 || b == 95 || b == 126
+                ? String(UnicodeScalar(b)) : "%" + hexByte(b)
+        }.joined()
+    }
+
+    private func post(_ target: String, what: String) async throws {
+        let response = try await client.request("POST", target)
+        try Self.check(response, what: what)
+    }
+}

@@ -1,0 +1,105 @@
+/// One HTTP/1.1 connection to a TV, kept open between requests (keep-alive) and reopened
+/// when the TV closes it, for adapters whose protocol is plain HTTP requests (Roku's ECP).
+/// Requests go one at a time, in order. A command (anything but GET) is sent at most once:
+/// it goes on a fresh connection when the kept one has been idle for `idleReuse` (a TV
+/// may have closed it meanwhile), and is never resent. Only a GET whose reused connection
+/// turned out closed — no byte of an answer — is asked again on a new connection.
+public final class HTTPKeepAliveClient: Sendable {
+    public let endpoint: Endpoint
+    public let maxBody: Int
+    private let connector: any Connector
+    private let timeout: Duration
+    private let current = Locked<(any ByteStream)?>(nil)
+    private let lastUse = Locked<ContinuousClock.Instant?>(nil)
+    /// How long a kept connection may sit idle and still carry a command.
+    public let idleReuse: Duration
+    private let gate = AsyncGate()
+
+    public init(endpoint: Endpoint, connector: any Connector, timeout: Duration, maxBody: Int = 256 * 1024, idleReuse: Duration = .seconds(4)) {
+        self.idleReuse = idleReuse
+        self.endpoint = endpoint
+        self.connector = connector
+        self.timeout = timeout
+        self.maxBody = maxBody
+    }
+
+    /// Sends one request and reads its answer. `target` is the path with its query.
+    public func request(_ method: String, _ target: String, body: [UInt8] = [], timeout: Duration? = nil) async throws -> HTTPClient.Response {
+        let limit = timeout ?? self.timeout
+        return try await gate.withGate {
+            if method != "GET", let last = lastUse.withLock({ $0 }), ContinuousClock.now - last > idleReuse { await drop() }
+            let reused = current.withLock { $0 } != nil
+            defer { lastUse.withLock { $0 = .now } }
+            do {
+                return try await attempt(method, target, body: body, timeout: limit)
+            } catch is StaleConnection where reused && method == "GET" {
+                return try await attempt(method, target, body: body, timeout: limit)
+            } catch is StaleConnection {
+                throw PhotonError(
+                    .connectionClosed, "\(endpoint) closed the connection without answering \(method) \(target)",
+                    hint: method == "GET" ? nil : "it was not sent again (it may or may not have been carried out)")
+            }
+        }
+    }
+
+    /// The connection closed before any byte of the answer.
+    struct StaleConnection: Error {}
+
+    private func attempt(_ method: String, _ target: String, body: [UInt8], timeout: Duration) async throws -> HTTPClient.Response {
+        let stream: any ByteStream
+        if let open = current.withLock({ $0 }) {
+            stream = open
+        } else {
+            stream = try await connector.openByteStream(to: endpoint, security: .plain, timeout: timeout)
+            current.withLock { $0 = stream }
+        }
+        var headers: [(String, String)] = [("Host", endpoint.description), ("Accept", "application/xml, text/xml, */*")]
+        if method != "GET" || !body.isEmpty { headers.append(("Content-Length", String(body.count))) }
+        try CommandDeadline.checkBeforeSending()
+        do {
+            try await stream.write(HTTPHead(startLine: "\(method) \(target) HTTP/1.1", headers: headers).bytes + body, timeout: timeout)
+        } catch let error as PhotonError where error.code == .connectionClosed {
+            await drop()
+            throw StaleConnection()
+        }
+        let end = ContinuousClock.now + timeout
+        var parser = HTTPResponseParser(maxBody: maxBody)
+        var received = 0
+        do {
+            while true {
+                if let response = try parser.next() {
+                    if response.head.header("Connection", contains: "close") { await drop() }
+                    return response
+                }
+                let remaining = end - ContinuousClock.now
+                guard remaining > .zero else { throw PhotonError(.timeout, "\(endpoint) did not answer \(method) \(target) in time") }
+                let chunk = try await stream.read(maxLength: 64 * 1024, timeout: remaining)
+                if chunk.isEmpty {
+                    if received == 0 { throw StaleConnection() }
+                    let response = try parser.next(atEnd: true)
+                    await drop()
+                    guard let response else { throw PhotonError(.connectionClosed, "\(endpoint) cut its answer short") }
+                    return response
+                }
+                received += chunk.count
+                parser.append(chunk)
+            }
+        } catch let stale as StaleConnection {
+            await drop()
+            throw stale
+        } catch {
+            // After a bad or partial answer the connection's state is unknown: start afresh.
+            await drop()
+            throw error
+        }
+    }
+
+    /// Closes the connection (the next request opens a new one).
+    public func drop() async {
+        let stream = current.withLock { s -> (any ByteStream)? in
+            defer { s = nil }
+            return s
+        }
+        await stream?.close()
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import PhotonCore
+import PhotonCrypto
+import PhotonEmulatorSupport
+import PhotonNet
+import PhotonTestSupport
+import RokuEmulator
+import Testing
+
+@testable import Roku
+
+/// The Roku adapter against the emulated Roku: what is truly Roku's — the network-access
+/// modes, the serial check, keep-alive, and misbehaving sets.
+@Suite(.serialized) struct RokuFlowTests {
+    func start(_ configure: (inout EmulatedRoku.Configuration) -> Void = { _ in }) throws -> (EmulatedRoku, Locked<[EmulatorEvent]>) {
+        let events = Locked<[EmulatorEvent]>([])
+        var configuration = EmulatedRoku.Configuration()
+        configuration.port = 0
+        configure(&configuration)
+        return (try EmulatedRoku.start(configuration) { event in events.withLock { $0.append(event) } }, events)
+    }
+
+    func context(timeout: Duration = .seconds(3)) throws -> AdapterContext {
+        AdapterContext(connector: NetConnector(), clientIdentity: try IdentityFactory.makeClientIdentity(), timeout: timeout)
+    }
+
+    struct NoQuestions: PairingResponder {
+        func answer(_ challenge: PairingChallenge) async throws -> PairingAnswer { .wait }
+    }
+
+    func pair(_ tv: EmulatedRoku, _ ctx: AdapterContext) async throws -> PairedTV {
+        try await RokuAdapter().pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: [:], context: ctx).run(responder: NoQuestions())
+    }
+
+    @Test func limitedAndDisabledGiveExitFourWithTheSetting() async throws {
+        let (tv, events) = try start()
+        defer { Task { await tv.stop() } }
+        let ctx = try context()
+        let paired = try await pair(tv, ctx)
+        let session = try await RokuAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        defer { Task { await session.close() } }
+        tv.setAccess(.limited)
+        for command: RemoteCommand in [.key(.key(.home), .press), .launch("12")] {
+            let error = await #expect(throws: PhotonError.self) { try await session.send(command) }
+            #expect(error?.exitCode == 4)
+            #expect(error?.message.contains("Limited") == true)
+            #expect(error?.hint?.contains("Control by mobile apps > Network access") == true)
+        }
+        #expect(events.withLock { $0.filter { $0.name == "key" || $0.name == "launch" } }.isEmpty)
+        // Pairing and probing report it up front.
+        let refusal = await #expect(throws: PhotonError.self) { _ = try await pair(tv, ctx) }
+        #expect(refusal?.exitCode == 4)
+        let probed = try await RokuAdapter().probe(host: "127.0.0.1", ports: ["ecp": tv.port], context: ctx)
+        #expect(probed?.remarks.first?.contains("limited") == true)
+        tv.setAccess(.disabled)
+        let disabled = await #expect(throws: PhotonError.self) {
+            _ = try await RokuAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        }
+        #expect(disabled?.exitCode == 4)
+        #expect(disabled?.message.contains("Disabled") == true)
+    }
+
+    @Test func anotherRokuAtTheStoredAddressIsRefused() async throws {
+        let (tv, events) = try start()
+        let ctx = try context()
+        let paired = try await pair(tv, ctx)
+        let port = tv.port
+        await tv.stop()
+        let (other, otherEvents) = try start {
+            $0.port = port
+            $0.serial = "ZZ99OTHER000"
+        }
+        defer { Task { await other.stop() } }
+        let error = await #expect(throws: PhotonError.self) {
+            let session = try await RokuAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+            try await session.send(.key(.key(.home), .press))
+        }
+        #expect(error?.code == .pinMismatch)
+        #expect(error?.exitCode == 5)
+        #expect(otherEvents.withLock { $0.filter { $0.name == "key" } }.isEmpty)
+        _ = events
+    }
+
+    @Test func keysShareOneKeptAliveConnection() async throws {
+        let (tv, events) = try start()
+        defer { Task { await tv.stop() } }
+        let ctx = try context()
+        let paired = try await pair(tv, ctx)
+        let before = events.withLock { $0.filter { $0.name == "client_connected" }.count }
+        let session = try await RokuAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        for _ in 0..<20 { try await session.send(.key(.key(.down), .press)) }
+        try await session.send(.longPress(.key(.select), milliseconds: 50))
+        await session.close()
+        let keys = events.withLock { $0.filter { $0.name == "key" } }
+        #expect(keys.count == 22)
+        #expect(keys.suffix(2).map { $0["action"]?.string } == ["keydown", "keyup"])
+        #expect(events.withLock { $0.filter { $0.name == "client_connected" }.count } - before == 1)
+    }
+
+    @Test(arguments: [EmulatedRoku.Misbehaviour.slow, .garbage, .huge, .close])
+    func misbehavingSetsEndWithinTheTimeoutWithAClearError(_ misbehaviour: EmulatedRoku.Misbehaviour) async throws {
+        let (tv, _) = try start()
+        defer { Task { await tv.stop() } }
+        let ctx = try context(timeout: .seconds(2))
+        let paired = try await pair(tv, ctx)
+        tv.misbehave(misbehaviour)
+        let started = ContinuousClock.now
+        let error = await #expect(throws: PhotonError.self) {
+            _ = try await RokuAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        }
+        let expected: [PhotonError.Code] = switch misbehaviour {
+        case .slow: [.timeout]
+        case .garbage: [.protocolViolation]
+        case .huge: [.messageTooLarge]
+        default: [.connectionClosed, .unreachable]
+        }
+        #expect(error.map { expected.contains($0.code) } == true, "\(error?.code.rawValue ?? ""): \(error?.message ?? "")")
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func ssdpSearchOnLoopbackFindsTheEmulatedRoku() async throws {
+        let probe = try UDPReceiver(host: "127.0.0.1", port: 0)
+        let ssdpPort = probe.port
+        probe.close()
+        let (tv, _) = try start { $0.ssdpPort = ssdpPort }
+        defer { Task { await tv.stop() } }
+        let answers = try await SSDPSearcher.search(targets: ["roku:ecp"], host: "127.0.0.1", port: ssdpPort, timeout: .milliseconds(800))
+        let candidate = answers.lazy.compactMap { RokuAdapter().recognise(SSDP.service($0)) }.first
+        #expect(candidate?.id == "roku-yn00photon01")
+        #expect(candidate?.endpoint.port == tv.port)
+    }
+}
