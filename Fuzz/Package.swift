@@ -12,6 +12,7 @@ let json: Target.Dependency = .product(name: "PhotonJSON", package: "Photon")
 let androidTV: Target.Dependency = .product(name: "AndroidTV", package: "Photon")
 let samsung: Target.Dependency = .product(name: "SamsungTV", package: "Photon")
 let service: Target.Dependency = .product(name: "PhotonService", package: "Photon")
+let roku: Target.Dependency = .product(name: "Roku", package: "Photon")
 
 let package = Package(
     name: "PhotonFuzz",
@@ -29,5 +30,6 @@ let package = Package(
         .executableTarget(name: "FuzzSSDP", dependencies: [core]),
         .executableTarget(name: "FuzzMDNSTXT", dependencies: [core]),
         .executableTarget(name: "FuzzMAC", dependencies: [core]),
+        .executableTarget(name: "FuzzRokuXML", dependencies: [core, roku]),
     ]
 )

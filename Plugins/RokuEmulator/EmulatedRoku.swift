@@ -186,6 +186,8 @@ public final class EmulatedRoku: Sendable {
                 let list = Self.apps.map { "<app id=\"\(XMLTree.escape($0.id))\" type=\"\($0.id.hasPrefix("tvinput") ? "tvin" : "appl")\" version=\"1.0.0\">\(XMLTree.escape($0.name))</app>" }.joined()
                 return (200, Array("<apps>\(list)</apps>".utf8), xml)
             case "/query/media-player": return (200, Array("<player error=\"false\" state=\"close\"/>".utf8), xml)
+            case "/query/tv-channels": return (200, Array("<tv-channels/>".utf8), xml)
+            case "/query/tv-active-channel": return (200, Array("<tv-channel/>".utf8), xml)
             default: return (404, [], nil)
             }
         }

@@ -52,7 +52,11 @@ enum DemoCommand {
             if event.name == codeEvent.withLock({ $0 }), let code = event["code"]?.string { codes.withLock { $0.append(code) } }
             guard !quietEvents.contains(event.name) else { return }
             let fields = event.fields.map { $0.1.string.map { "\"\($0)\"" } ?? $0.1.int.map(String.init) ?? "\($0.1)" }
-            received.withLock { $0.append(([event.name] + fields).joined(separator: " ")) }
+            let line = ([event.name] + fields).joined(separator: " ")
+            received.withLock { lines in
+                // A TV that reports text as it grows (one character at a time) shows it once.
+                if event.name == "text", lines.last?.hasPrefix("text ") == true { lines[lines.count - 1] = line } else { lines.append(line) }
+            }
         }
         codeEvent.withLock { $0 = tv.pairingCodeEvent }
         defer { Task { await tv.stop() } }

@@ -215,23 +215,28 @@ public enum XMLTree {
         }
 
         /// Character data with the predefined entities and numeric references resolved.
+        /// Works on bytes, not Characters: a combining mark after `;` would otherwise join it
+        /// into one grapheme and hide the end of the entity.
         func decode(_ slice: ArraySlice<UInt8>) throws -> String {
-            guard let raw = String(validating: slice, as: UTF8.self) else { throw failure("text that is not UTF-8") }
-            guard raw.contains("&") else { return raw }
-            var out = ""
-            var rest = Substring(raw)
-            while let amp = rest.firstIndex(of: "&") {
-                out += rest[..<amp]
-                guard let semi = rest[amp...].firstIndex(of: ";"), rest.distance(from: amp, to: semi) <= 12 else {
-                    throw failure("an unterminated entity")
+            guard String(validating: slice, as: UTF8.self) != nil else { throw failure("text that is not UTF-8") }
+            guard slice.contains(0x26) else { return String(decoding: slice, as: UTF8.self) }
+            var out: [UInt8] = []
+            out.reserveCapacity(slice.count)
+            var i = slice.startIndex
+            while i < slice.endIndex {
+                guard slice[i] == 0x26 else {
+                    out.append(slice[i])
+                    i += 1
+                    continue
                 }
-                let entity = rest[rest.index(after: amp)..<semi]
+                guard let semi = slice[i..<min(i + 12, slice.endIndex)].firstIndex(of: 0x3B) else { throw failure("an unterminated entity") }
+                let entity = String(decoding: slice[(i + 1)..<semi], as: UTF8.self)
                 switch entity {
-                case "amp": out += "&"
-                case "lt": out += "<"
-                case "gt": out += ">"
-                case "quot": out += "\""
-                case "apos": out += "'"
+                case "amp": out.append(0x26)
+                case "lt": out.append(0x3C)
+                case "gt": out.append(0x3E)
+                case "quot": out.append(0x22)
+                case "apos": out.append(0x27)
                 default:
                     var value: UInt32?
                     if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
@@ -240,13 +245,13 @@ public enum XMLTree {
                         value = UInt32(entity.dropFirst(), radix: 10)
                     }
                     guard let value, value != 0, let scalar = Unicode.Scalar(value) else {
-                        throw failure("unknown entity &\(Redaction.sanitize(String(entity), limit: 12));")
+                        throw failure("unknown entity &\(Redaction.sanitize(entity, limit: 12));")
                     }
-                    out.unicodeScalars.append(scalar)
+                    out += Array(String(Character(scalar)).utf8)
                 }
-                rest = rest[rest.index(after: semi)...]
+                i = semi + 1
             }
-            return out + rest
+            return String(decoding: out, as: UTF8.self)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PhotonCore
 import Testing
 
@@ -92,5 +93,23 @@ import Testing
         let candidate = RokuAdapter().recognise(service)
         #expect(candidate?.id == "roku-yn00photon01")
         #expect(candidate?.endpoint == Endpoint(host: "127.0.0.1", port: 18060))
+    }
+}
+
+extension RokuCodecTests {
+    /// Found by FuzzRokuXML (Fuzz/FailCases/FuzzRokuXML/cdata-nul-roundtrip): a parsed tree
+    /// must serialise to a document that parses back to the same tree.
+    @Test func foundByTheFuzzerTreesRoundTrip() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/FailCases/FuzzRokuXML/cdata-nul-roundtrip")
+        let bytes = [UInt8](try Data(contentsOf: url))
+        if let tree = try? XMLTree.parse(bytes) {
+            let again: XMLElement?
+            do { again = try XMLTree.parse(Array(tree.serialized.utf8)) } catch {
+                Issue.record("the serialised tree does not parse: \(error)")
+                return
+            }
+            #expect(again == tree)
+        }
     }
 }

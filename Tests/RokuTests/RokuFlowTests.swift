@@ -130,3 +130,31 @@ import Testing
         #expect(candidate?.endpoint.port == tv.port)
     }
 }
+
+/// rokuecp 0.19.5 (pinned in the test venv) drives the emulated Roku: it must answer as
+/// real sets do, not only as our own client expects.
+@Suite struct RokuInteropTests {
+    @Test func rokuecpUpdatesPressesTypesAndLaunches() async throws {
+        let events = Locked<[EmulatorEvent]>([])
+        var configuration = EmulatedRoku.Configuration()
+        configuration.port = 0
+        configuration.name = "Interop Den"
+        let tv = try EmulatedRoku.start(configuration) { event in events.withLock { $0.append(event) } }
+        defer { Task { await tv.stop() } }
+        let client = try TestProcess(try TestEnvironment.python, [TestEnvironment.peerScript("roku_client.py"), String(tv.port)])
+        defer { client.terminate() }
+        try await client.waitFor("DONE", timeout: .seconds(30))
+        #expect(await client.waitForExit() == 0, "\(client.standardError)")
+        #expect(client.standardOutput.contains(#""name": "Interop Den""#), "\(client.standardOutput)")
+        #expect(client.standardOutput.contains(#""serial": "YN00PHOTON01""#))
+        #expect(client.standardOutput.contains(#""standby": false"#))
+        #expect(client.standardOutput.contains(#""Netflix""#))
+        #expect(client.standardOutput.contains(#"{"active": "Netflix"}"#))
+        let seen = events.withLock { $0 }
+        #expect(seen.filter { $0.name == "key" }.map { $0["key"]?.string } == ["Home"])
+        #expect(seen.filter { $0.name == "text" }.last?["text"]?.string == "hi")
+        let launch = seen.first { $0.name == "launch" }
+        #expect(launch?["app"]?.string == "12")
+        #expect(launch?["params"]?.string?.contains("contentId=80057281") == true)
+    }
+}
