@@ -2,7 +2,7 @@ import PhotonCore
 
 /// A Roku in use: commands as ECP requests over one kept-alive connection, and power and
 /// the foreground app polled (ECP pushes nothing). Volume is not reported by ECP.
-final class RokuSession: RemoteSession {
+final class RokuSession: AppListing {
     let client: HTTPKeepAliveClient
     let device: DeviceRecord
     let capabilities = RokuAdapter.maximumCapabilities
@@ -84,6 +84,13 @@ final class RokuSession: RemoteSession {
         case 404: throw PhotonError(.notFound, "the Roku has no \(what) (HTTP 404)", hint: "check the channel id")
         default: throw PhotonError(.protocolViolation, "the Roku answered \(what) with HTTP \(response.status)")
         }
+    }
+
+    /// `GET /query/apps`: channels and, on TVs, inputs (`tvinput.hdmi1`…).
+    func installedApps() async throws -> [TVApp] {
+        let response = try await client.request("GET", "/query/apps")
+        try Self.check(response, what: "the app list")
+        return try RokuApp.list(response.body).compactMap { app in app.id.map { TVApp(id: $0, name: app.name) } }
     }
 
     // MARK: commands

@@ -5,7 +5,7 @@ import PhotonCore
 /// app launch, with pacing between keys; a reader that answers pings (through the
 /// WebSocket layer), tracks replies and reports the end of the connection; a keep-alive
 /// that pings a TV gone quiet and ends the session when it does not answer.
-final class SamsungSession: RemoteSession {
+final class SamsungSession: AppListing {
     private struct State {
         var lastKey: ContinuousClock.Instant?
         var launchWaiter: Promise<Int>?
@@ -315,7 +315,11 @@ final class SamsungSession: RemoteSession {
     }
 
     /// The installed apps, where the TV still answers (2020+ sets usually never do).
-    func installedApps(timeout: Duration = .seconds(5)) async throws -> [SamsungApp] {
+    func installedApps() async throws -> [TVApp] {
+        try await installedApps(timeout: .seconds(5)).map { TVApp(id: $0.id, name: $0.name) }
+    }
+
+    func installedApps(timeout: Duration) async throws -> [SamsungApp] {
         let promise = Promise<[SamsungApp]>()
         state.withLock { $0.appsWaiter = promise }
         defer { state.withLock { $0.appsWaiter = nil } }

@@ -9,3 +9,19 @@ public protocol RemoteSession: AnyObject, Sendable {
     var events: AsyncStream<TVEvent> { get }
     func close() async
 }
+
+/// An app installed on a TV, as `photon apps` lists it: the id `photon launch` takes, and
+/// its name.
+public struct TVApp: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// A session whose TV can list its installed apps (the `appList` capability).
+public protocol AppListing: RemoteSession {
+    func installedApps() async throws -> [TVApp]
+}

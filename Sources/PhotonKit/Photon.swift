@@ -198,6 +198,9 @@ public final class Photon: Sendable {
         try TVWaker.wake(device, adapter: try adapter(for: device), destinations: destinations)
     }
 
+    /// The session this process holds to a TV, while a remote is connected.
+    func session(of deviceID: String) -> (any RemoteSession)? { connections.withLock { $0[deviceID] }?.session }
+
     /// Drops a remote's hold on its TV's session; the last one closes it.
     func release(_ deviceID: String, subscription: UUID) async {
         let closing = connections.withLock { table -> ConnectedTV? in
@@ -286,6 +289,14 @@ public final class TVRemote: Sendable {
         } catch let rejection as RouterRejection {
             throw rejection.error
         }
+    }
+
+    /// The TV's installed apps (ids `send(.launch(_:))` takes), where its brand can list them.
+    public func installedApps() async throws -> [TVApp] {
+        guard capabilities.contains(.appList), let listing = photon.session(of: device.id) as? any AppListing else {
+            throw PhotonError.unsupported("\(Redaction.sanitize(device.nickname)) cannot list its apps", hint: "its brand's protocol has no app list")
+        }
+        return try await listing.installedApps()
     }
 
     /// Ends this remote; the TV's session closes when no other remote uses it.

@@ -81,4 +81,21 @@ import Testing
         try await h.waitFor("key")
         await woken.withLock { $0 }?.stop()
     }
+
+    /// `photon apps`: brands that can list apps do; the others say unsupported (exit 6).
+    @Test(arguments: BuiltInPlugins.all.filter { $0.emulator != nil }.map(\.adapter.id))
+    func installedAppsWhereTheBrandCanListThem(_ brand: String) async throws {
+        let (h, photon) = try await setUp(brand)
+        defer { Task { await h.stop() } }
+        let tv = try await photon.connect("tv")
+        defer { Task { await tv.close() } }
+        if tv.capabilities.contains(.appList) {
+            let apps = try await tv.installedApps()
+            #expect(!apps.isEmpty)
+            #expect(apps.allSatisfy { !$0.id.isEmpty && !$0.name.isEmpty })
+        } else {
+            let error = await #expect(throws: PhotonError.self) { _ = try await tv.installedApps() }
+            #expect(error?.exitCode == 6)
+        }
+    }
 }
