@@ -112,7 +112,7 @@ let package = Package(
             name: "photon-bench",
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
-                "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "PhotonDiscovery", "PhotonService",
+                "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator", "PhotonDiscovery", "PhotonService",
             ],
             path: "Benchmarks/photon-bench"),
 

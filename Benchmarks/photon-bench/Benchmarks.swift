@@ -140,6 +140,9 @@ enum Benchmarks {
         // 5. Samsung against the emulator, versus samsungtvws.
         rows += try await SamsungBench.run(python: python, repositoryRoot: repositoryRoot)
 
+        // 5b. Roku against its emulator, versus rokuecp.
+        rows += try await RokuBench.run(python: python, repositoryRoot: repositoryRoot)
+
         // 6. Discovery and probing.
         rows += try await DiscoveryBench.run(repositoryRoot: repositoryRoot)
 
@@ -186,6 +189,9 @@ enum Benchmarks {
               for the emulator's port, its own token. Photon's key pacing is off for the
               measurement (its default is 300 ms between keys, to keep real TVs from dropping
               bursts). Same cold / warm / burst method as Android TV.
+            - Roku rows: the emulated Roku inside the benchmark process (ECP over HTTP/1.1 on
+              loopback); the Python column is rokuecp 0.19.5 (aiohttp, one session per run).
+              Photon keeps one HTTP connection alive per session. Same method as Android TV.
 
             """
     }
