@@ -253,6 +253,8 @@ final class AndroidTVSession: RemoteSession {
             try await framed.send(RemoteMessage.keyInject(code: AndroidKeyCodes.code(for: key)!, direction: .short).encoded())
         case .voice(let pcm, let sampleRate):
             try await sendVoice(pcm, sampleRate: sampleRate)
+        case .search:
+            throw PhotonError.unsupported("Android TV Remote v2 has no search request", hint: "use `photon voice`, or `photon key TV search` then `photon text`")
         }
     }
 
@@ -278,6 +280,8 @@ final class AndroidTVSession: RemoteSession {
             guard active.contains(.voice) else {
                 throw PhotonError.unsupported("this TV does not offer voice input to remote apps")
             }
+        case .search:
+            throw PhotonError.unsupported("Android TV Remote v2 has no search request", hint: "use `photon voice`, or `photon key TV search` then `photon text`")
         }
     }
 

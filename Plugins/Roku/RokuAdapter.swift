@@ -6,7 +6,7 @@ import PhotonCore
 /// change when the TV refuses, and one kept-alive connection per TV.
 public struct RokuAdapter: TVAdapter {
     public static let brandID = "roku"
-    public static let maximumCapabilities = Capabilities(.keys, .longPress, .text, .appLaunch, .appList, .powerState, .currentApp, .wakeOnLAN)
+    public static let maximumCapabilities = Capabilities(.keys, .longPress, .text, .appLaunch, .appList, .powerState, .currentApp, .search, .wakeOnLAN)
 
     /// How often a session asks for power and the foreground app (ECP has no push).
     public var pollInterval: Duration

@@ -127,6 +127,9 @@ final class RokuSession: AppListing {
         case .volume(let change):
             let code = change == .up ? "VolumeUp" : change == .down ? "VolumeDown" : "VolumeMute"
             try await post("/keypress/\(code)", what: "the \(code) key")
+        case .search(let keyword):
+            guard !keyword.isEmpty, keyword.utf8.count <= 512 else { throw PhotonError(.usage, "give 1 to 512 bytes to search for") }
+            try await post("/search/browse?keyword=\(Self.percentEncode(keyword))", what: "the search")
         case .voice:
             throw PhotonError.unsupported("Roku takes no voice queries over ECP")
         }

@@ -227,7 +227,8 @@ public final class EmulatedRoku: Sendable {
             emit(EmulatorEvent("launch", [("app", .string(app.id)), ("params", .string(query.removingPercentEncoding ?? query))]))
             return (200, [], nil)
         case "search":
-            emit(EmulatorEvent("search", [("query", .string(target))]))
+            let keyword = HTTPServerRequest.queryParameters(of: target)["keyword"] ?? ""
+            emit(EmulatorEvent("search", [("keyword", .string(keyword))]))
             return (200, [], nil)
         default:
             return (404, [], nil)

@@ -272,6 +272,8 @@ final class SamsungSession: AppListing {
             try await launch(app)
         case .volume(let change):
             try await sendKey(change == .up ? "KEY_VOLUP" : change == .down ? "KEY_VOLDOWN" : "KEY_MUTE", .click)
+        case .search:
+            throw PhotonError.unsupported("Samsung TVs take no search over this protocol", hint: "type into the TV's search with `photon text`")
         case .voice:
             throw PhotonError.unsupported("Samsung TVs do not take voice queries over this protocol")
         }

@@ -28,6 +28,10 @@ enum ControlCommands {
             details: registry.adapters.map(\.launchHelp).filter { !$0.isEmpty }.joined(separator: " "),
             examples: ["photon launch living-room https://www.netflix.com/title/80057281"], run: launch),
         CommandSpec(
+            ["search"], summary: "search on the TV (its own search screen)", arguments: "TV KEYWORDS", minimumArguments: 2, maximumArguments: 2,
+            details: "Where the TV's brand has a search over its protocol (Roku's /search/browse); others exit 6.",
+            examples: ["photon search den \"the expanse\""], run: search),
+        CommandSpec(
             ["volume"], summary: "change the volume", arguments: "TV up|down|mute", minimumArguments: 2, maximumArguments: 2,
             examples: ["photon volume living-room up", "photon volume living-room mute"], run: volume),
     ] }
@@ -81,6 +85,10 @@ enum ControlCommands {
 
     static func text(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         try await send(.text(parsed.arguments[1]), parsed, context)
+    }
+
+    static func search(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
+        try await send(.search(parsed.arguments[1]), parsed, context)
     }
 
     static func launch(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
@@ -150,6 +158,7 @@ enum ControlCommands {
         case .launch(let app): return "launch \(Redaction.sanitize(app))"
         case .volume(let change): return "volume \(change.rawValue)"
         case .voice(let pcm, _): return "voice (\(pcm.count) bytes)"
+        case .search(let keyword): return "search (\(keyword.count) characters)"
         }
     }
 }

@@ -9,6 +9,8 @@ public enum RemoteCommand: Sendable, Hashable {
     case volume(VolumeChange)
     /// A voice query: 16-bit little-endian mono PCM at `sampleRate` Hz.
     case voice(pcm: [UInt8], sampleRate: Int)
+    /// The TV's own search for `keyword` (where the brand has one).
+    case search(String)
 
     /// The capability a TV must declare for this command.
     public var requiredCapability: Capability {
@@ -19,6 +21,7 @@ public enum RemoteCommand: Sendable, Hashable {
         case .launch: return .appLaunch
         case .volume: return .keys
         case .voice: return .voice
+        case .search: return .search
         }
     }
 }
@@ -38,6 +41,7 @@ public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
     case volumeState = "volume-state"
     case powerState = "power-state"
     case voice
+    case search
     case currentApp = "current-app"
     case wakeOnLAN = "wake-on-lan"
 }

@@ -45,6 +45,10 @@ public enum ServiceProtocol {
             guard !app.isEmpty, app.utf8.count <= 2048 else { throw usage("\"launch\" takes an app id or link of 1 to 2048 bytes") }
             return .launch(app)
         }
+        if let keyword = json["search"]?.stringValue {
+            guard !keyword.isEmpty, keyword.utf8.count <= 512 else { throw usage("\"search\" takes 1 to 512 bytes") }
+            return .search(keyword)
+        }
         if let volume = json["volume"]?.stringValue {
             guard let change = VolumeChange(rawValue: volume) else { throw usage("\"volume\" takes up, down or mute") }
             return .volume(change)
@@ -53,7 +57,7 @@ public enum ServiceProtocol {
             throw PhotonError.unsupported(
                 "voice is not sent through the daemon", hint: "run `photon voice --direct TV FILE.wav`")
         }
-        throw usage("the command needs one of key, raw, text, launch or volume")
+        throw usage("the command needs one of key, raw, text, launch, search or volume")
     }
 
     /// The JSON form of a command (what `command(from:)` reads back).
@@ -71,8 +75,9 @@ public enum ServiceProtocol {
         case .text(let text): return .object([("text", .string(text))])
         case .launch(let app): return .object([("launch", .string(app))])
         case .volume(let change): return .object([("volume", .string(change.rawValue))])
+        case .search(let keyword): return .object([("search", .string(keyword))])
         case .voice:
-            throw PhotonError.unsupported("voice is not sent through the daemon", hint: "run `photon voice --direct TV FILE.wav`")
+            throw PhotonError.unsupported("voice is not sent through the daemon", hint: "`photon voice` connects directly")
         }
     }
 

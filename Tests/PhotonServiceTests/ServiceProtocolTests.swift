@@ -9,7 +9,7 @@ import Testing
     @Test func commandsRoundTrip() throws {
         let commands: [RemoteCommand] = [
             .key(.key(.home), .press), .key(.key(.select), .holdStart), .key(.raw("KEYCODE_TV_INPUT"), .press),
-            .longPress(.key(.select), milliseconds: 1500), .text("the \"expanse\"\n"), .launch("https://www.youtube.com"),
+            .longPress(.key(.select), milliseconds: 1500), .text("the \"expanse\"\n"), .launch("https://www.youtube.com"), .search("the expanse"),
             .volume(.mute),
         ]
         for command in commands {
@@ -23,7 +23,7 @@ import Testing
     @Test func badCommandsAreUsageErrorsOrUnsupported() throws {
         let bad = [
             #"{"key":"warp-drive"}"#, #"{"key":"home","action":"tap"}"#, #"{"key":"home","hold":0}"#, #"{"key":"home","hold":"1"}"#,
-            #"{"raw":""}"#, #"{"launch":""}"#, #"{"volume":"louder"}"#, #"{}"#, #""key""#, #"{"text":1}"#,
+            #"{"raw":""}"#, #"{"launch":""}"#, #"{"search":""}"#, #"{"volume":"louder"}"#, #"{}"#, #""key""#, #"{"text":1}"#,
         ]
         for text in bad {
             do {

@@ -90,7 +90,9 @@ import Testing
         let session = try await RokuAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
         for _ in 0..<20 { try await session.send(.key(.key(.down), .press)) }
         try await session.send(.longPress(.key(.select), milliseconds: 50))
+        try await session.send(.search("the expanse & more"))
         await session.close()
+        #expect(events.withLock { $0.filter { $0.name == "search" } }.first?["keyword"]?.string == "the expanse & more")
         let keys = events.withLock { $0.filter { $0.name == "key" } }
         #expect(keys.count == 22)
         #expect(keys.suffix(2).map { $0["action"]?.string } == ["keydown", "keyup"])
