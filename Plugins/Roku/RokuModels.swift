@@ -58,6 +58,33 @@ public struct RokuApp: Sendable, Equatable {
     }
 }
 
+/// `GET /query/media-player` and `GET /query/tv-active-channel`, as a `PlaybackState`.
+public enum RokuPlayback {
+    /// `<player state="play"><position>139051 ms</position>…</player>`.
+    public static func mediaPlayer(_ body: [UInt8]) throws -> PlaybackState {
+        let root = try XMLTree.parse(body)
+        guard root.name == "player" else { throw PhotonError(.protocolViolation, "the answer to media-player is not a <player>") }
+        let state = Redaction.sanitize(root.attributes["state"] ?? "unknown", limit: 32)
+        return PlaybackState(state: state, positionMilliseconds: root.value("position").flatMap(milliseconds))
+    }
+
+    /// `<tv-channel><channel><number>1.1</number><name>…</name>…</channel></tv-channel>`.
+    public static func activeChannel(_ body: [UInt8]) throws -> PlaybackState {
+        let root = try XMLTree.parse(body)
+        guard root.name == "tv-channel" else { throw PhotonError(.protocolViolation, "the answer to tv-active-channel is not a <tv-channel>") }
+        let channel = root[child: "channel"]
+        let label = [channel?.value("number"), channel?.value("name")].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        return PlaybackState(state: "live", channel: label.isEmpty ? nil : Redaction.sanitize(label, limit: 64))
+    }
+
+    /// `139051 ms` → 139051 (digits only, bounded).
+    static func milliseconds(_ text: String) -> Int? {
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 12 else { return nil }
+        return Int(digits)
+    }
+}
+
 /// ECP key names and the literal-text encoding.
 public enum RokuKeys {
     public static let table: [RemoteKey: String] = [

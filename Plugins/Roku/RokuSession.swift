@@ -28,6 +28,7 @@ final class RokuSession: AppListing {
     private func poll(every interval: Duration, lastPower: Bool) async {
         var power = lastPower
         var app: String?
+        var playback: PlaybackState?
         var first = true
         while !Task.isCancelled {
             do {
@@ -46,6 +47,10 @@ final class RokuSession: AppListing {
                         app = name
                         continuation.yield(.currentApp(name))
                     }
+                    if let now = try await self.playback(of: active), now.state != playback?.state || now.channel != playback?.channel {
+                        playback = now
+                        continuation.yield(.playback(now))
+                    }
                 }
                 first = false
             } catch is CancellationError {
@@ -56,6 +61,24 @@ final class RokuSession: AppListing {
                 return
             }
         }
+    }
+
+    /// What the player does in the foreground app: the tuner's channel for live TV, the
+    /// media player's state in a channel app; nil on the home screen and for other inputs,
+    /// or where the set refuses the query (Limited mode refuses both).
+    private func playback(of app: RokuApp?) async throws -> PlaybackState? {
+        guard let id = app?.id else { return nil }
+        let query: String
+        if id == "tvinput.dtv" {
+            query = "/query/tv-active-channel"
+        } else if !id.hasPrefix("tvinput.") {
+            query = "/query/media-player"
+        } else {
+            return nil
+        }
+        let response = try await client.request("GET", query)
+        guard (200..<300).contains(response.status) else { return nil }
+        return query.hasSuffix("channel") ? try RokuPlayback.activeChannel(response.body) : try RokuPlayback.mediaPlayer(response.body)
     }
 
     private func finish(_ reason: PhotonError?) {

@@ -185,9 +185,16 @@ public final class EmulatedRoku: Sendable {
             case "/query/apps":
                 let list = Self.apps.map { "<app id=\"\(XMLTree.escape($0.id))\" type=\"\($0.id.hasPrefix("tvinput") ? "tvin" : "appl")\" version=\"1.0.0\">\(XMLTree.escape($0.name))</app>" }.joined()
                 return (200, Array("<apps>\(list)</apps>".utf8), xml)
-            case "/query/media-player": return (200, Array("<player error=\"false\" state=\"close\"/>".utf8), xml)
-            case "/query/tv-channels": return (200, Array("<tv-channels/>".utf8), xml)
-            case "/query/tv-active-channel": return (200, Array("<tv-channel/>".utf8), xml)
+            case "/query/media-player":
+                guard let app = state.withLock({ $0.activeApp }), !app.id.hasPrefix("tvinput") else {
+                    return (200, Array("<player error=\"false\" state=\"close\"/>".utf8), xml)
+                }
+                return (200, Array("<player error=\"false\" state=\"play\"><plugin id=\"\(app.id)\" name=\"\(XMLTree.escape(app.name))\"/><position>139051 ms</position><duration>5400000 ms</duration><is_live>false</is_live></player>".utf8), xml)
+            case "/query/tv-channels":
+                return (200, Array("<tv-channels><channel><number>7.1</number><name>Photon News</name><type>air-digital</type><user-hidden>false</user-hidden></channel></tv-channels>".utf8), xml)
+            case "/query/tv-active-channel":
+                guard state.withLock({ $0.activeApp?.id }) == "tvinput.dtv" else { return (200, Array("<tv-channel/>".utf8), xml) }
+                return (200, Array("<tv-channel><channel><number>7.1</number><name>Photon News</name><type>air-digital</type><active-input>true</active-input><signal-strength>-50</signal-strength></channel></tv-channel>".utf8), xml)
             default: return (404, [], nil)
             }
         }

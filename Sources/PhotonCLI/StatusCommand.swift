@@ -22,6 +22,11 @@ enum StatusCommand {
             )
         case .currentApp(let app):
             return (.object([("app", .string(app))]), "app: \(Redaction.sanitize(app))")
+        case .playback(let p):
+            var text = "playback: \(Redaction.sanitize(p.state, limit: 32))"
+            if let ms = p.positionMilliseconds { text += String(format: " at %d:%02d", ms / 60_000, ms / 1000 % 60) }
+            if let channel = p.channel { text += ", channel \(Redaction.sanitize(channel, limit: 64))" }
+            return (.object(ServiceProtocol.fields(event)), text)
         case .deviceInfo(let model, let vendor, let version):
             let text = [vendor, model].compactMap { $0 }.map { Redaction.sanitize($0) }.joined(separator: " ")
             return (
@@ -41,7 +46,7 @@ enum StatusCommand {
                 try await watchThroughDaemon(parsed.arguments[0], client, context)
             } else {
                 let answer = try await client.request("status", [("tv", .string(parsed.arguments[0]))], timeout: context.timeout + .seconds(5))
-                for key in ["device", "power", "app", "volume"] {
+                for key in ["device", "power", "app", "playback", "volume"] {
                     if let value = answer["tv"]?[key], let event = ServiceProtocol.event(from: .object([(key, value)])),
                         let (json, text) = describe(event)
                     {

@@ -72,11 +72,25 @@ public struct VolumeState: Sendable, Hashable, Codable {
     }
 }
 
+/// What the TV's player is doing, where its protocol says: a state word (`play`,
+/// `pause`, `close`, `live`…), the position, and the channel for live TV.
+public struct PlaybackState: Sendable, Hashable, Codable {
+    public var state: String
+    public var positionMilliseconds: Int?
+    public var channel: String?
+    public init(state: String, positionMilliseconds: Int? = nil, channel: String? = nil) {
+        self.state = state
+        self.positionMilliseconds = positionMilliseconds
+        self.channel = channel
+    }
+}
+
 /// Something the TV told us. Only typed values: nothing from the TV is passed raw.
 public enum TVEvent: Sendable, Equatable {
     case power(isOn: Bool)
     case volume(VolumeState)
     case currentApp(String)
+    case playback(PlaybackState)
     case deviceInfo(model: String?, vendor: String?, version: String?)
     case disconnected(reason: PhotonError?)
 }

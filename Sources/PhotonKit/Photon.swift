@@ -49,6 +49,7 @@ public final class Photon: Sendable {
             case .power: return "power"
             case .volume: return "volume"
             case .currentApp: return "app"
+            case .playback: return "playback"
             case .deviceInfo: return "device"
             case .disconnected: return nil
             }
@@ -71,7 +72,7 @@ public final class Photon: Sendable {
             let (stream, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
             let (known, ended) = fanOut.withLock { state -> ([TVEvent], TVEvent?) in
                 state.subscribers[id] = continuation
-                return (["device", "power", "app", "volume"].compactMap { state.known[$0] }, state.ended)
+                return (["device", "power", "app", "playback", "volume"].compactMap { state.known[$0] }, state.ended)
             }
             for event in known { continuation.yield(event) }
             if let ended {
@@ -327,6 +328,6 @@ extension TVRemote {
         }
         collector.cancel()
         let found = collected.withLock { $0 }
-        return ["device", "power", "app", "volume"].compactMap { found[$0] }
+        return ["device", "power", "app", "playback", "volume"].compactMap { found[$0] }
     }
 }

@@ -90,6 +90,10 @@ public enum ServiceProtocol {
         case .volume(let v):
             return [("volume", .object([("level", .int(v.level)), ("max", .int(v.maximum)), ("muted", .bool(v.muted))]))]
         case .currentApp(let app): return [("app", .string(app))]
+        case .playback(let p):
+            return [("playback", .object([
+                ("state", .string(p.state)), ("position", p.positionMilliseconds.map { .int($0) } ?? .null), ("channel", .optional(p.channel)),
+            ]))]
         case .deviceInfo(let model, let vendor, let version):
             return [("device", .object([("model", .optional(model)), ("vendor", .optional(vendor)), ("version", .optional(version))]))]
         case .disconnected(let reason): return [("disconnected", .optional(reason?.message))]
@@ -112,6 +116,9 @@ public enum ServiceProtocol {
             return .volume(VolumeState(level: level, maximum: maximum, muted: volume["muted"]?.boolValue ?? false))
         }
         if let app = json["app"]?.stringValue { return .currentApp(app) }
+        if let playback = json["playback"], let state = playback["state"]?.stringValue {
+            return .playback(PlaybackState(state: state, positionMilliseconds: playback["position"]?.intValue, channel: playback["channel"]?.stringValue))
+        }
         if let device = json["device"] {
             return .deviceInfo(model: device["model"]?.stringValue, vendor: device["vendor"]?.stringValue, version: device["version"]?.stringValue)
         }

@@ -160,3 +160,37 @@ import Testing
         #expect(launch?["params"]?.string?.contains("contentId=80057281") == true)
     }
 }
+
+extension RokuFlowTests {
+    /// Status polls power, the foreground app and what its player does: the media player in
+    /// a channel app, the tuner's channel on live TV.
+    @Test func statusReportsTheAppAndItsPlayback() async throws {
+        let (tv, _) = try start()
+        defer { Task { await tv.stop() } }
+        let ctx = try context()
+        let paired = try await pair(tv, ctx)
+        let session = try await RokuAdapter(pollInterval: .milliseconds(100)).openSession(
+            device: paired.device, secrets: paired.secrets, context: ctx)
+        defer { Task { await session.close() } }
+        let seen = Locked<[TVEvent]>([])
+        let reader = Task { for await event in session.events { seen.withLock { $0.append(event) } } }
+        defer { reader.cancel() }
+        func waitFor(_ condition: @escaping ([TVEvent]) -> Bool) async throws {
+            for _ in 0..<300 where !condition(seen.withLock { $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        try await waitFor { $0.contains(.currentApp("Roku")) }
+        try await session.send(.launch("12"))
+        try await waitFor { $0.contains(.playback(PlaybackState(state: "play", positionMilliseconds: 139051))) }
+        try await session.send(.launch("tvinput.dtv"))
+        try await waitFor { $0.contains(.playback(PlaybackState(state: "live", channel: "7.1 Photon News"))) }
+        let events = seen.withLock { $0 }
+        #expect(events.contains(.power(isOn: true)))
+        #expect(events.contains(.currentApp("Netflix (12)")))
+        #expect(events.contains(.playback(PlaybackState(state: "play", positionMilliseconds: 139051))))
+        #expect(events.contains(.currentApp("Live TV (tvinput.dtv)")))
+        #expect(events.contains(.playback(PlaybackState(state: "live", channel: "7.1 Photon News"))))
+        #expect(try RokuPlayback.mediaPlayer(Array(#"<player error="false" state="pause"><position>12 ms</position></player>"#.utf8))
+            == PlaybackState(state: "pause", positionMilliseconds: 12))
+        #expect(throws: PhotonError.self) { try RokuPlayback.activeChannel(Array("<player/>".utf8)) }
+    }
+}

@@ -1,7 +1,7 @@
 import PhotonCore
 import Roku
 
-// Roku's XML answers (device-info, apps, active-app) through the strict XML reader: what
+// Roku's XML answers (device-info, apps, active-app, media-player, tv-active-channel) through the strict XML reader: what
 // parses serialises and parses back to the same tree.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
@@ -16,5 +16,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     }
     _ = try? RokuApp.active(bytes)
     _ = try? RokuApp.list(bytes)
+    _ = try? RokuPlayback.mediaPlayer(bytes)
+    _ = try? RokuPlayback.activeChannel(bytes)
     return 0
 }
