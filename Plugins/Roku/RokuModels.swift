@@ -24,7 +24,7 @@ public struct RokuDeviceInfo: Sendable, Equatable {
             root.value(name).map { Redaction.sanitize($0, limit: limit) }.flatMap { $0.isEmpty ? nil : $0 }
         }
         guard let serial = root.value("serial-number"), !serial.isEmpty, serial.utf8.count <= 64,
-            serial.utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) })
+            serial.utf8.allSatisfy(\.isASCIIAlphanumeric)
         else { throw PhotonError(.protocolViolation, "the Roku's device-info has no usable serial number") }
         let vendor = text("vendor-name") ?? "Roku"
         let name = text("user-device-name") ?? text("friendly-device-name") ?? text("default-device-name")
@@ -105,7 +105,7 @@ public enum RokuKeys {
             guard let code = table[key] else { throw PhotonError.unsupported("Roku has no '\(key.rawValue)' key", hint: "see `photon keys --brand roku`") }
             return code
         case .raw(let raw):
-            guard !raw.isEmpty, raw.utf8.count <= 32, raw.utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) })
+            guard !raw.isEmpty, raw.utf8.count <= 32, raw.utf8.allSatisfy(\.isASCIIAlphanumeric)
             else { throw PhotonError(.usage, "'\(Redaction.sanitize(raw))' is not an ECP key name", hint: "ECP names look like InputHDMI1 or InstantReplay") }
             return raw
         }
@@ -114,12 +114,7 @@ public enum RokuKeys {
     /// `Lit_<character>` for each character, UTF-8 percent-encoded (only ASCII letters and
     /// digits go as they are; a space is `%20`).
     public static func literals(_ text: String) -> [String] {
-        text.map { character in
-            "Lit_" + String(character).utf8.map { byte -> String in
-                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
-                    ? String(UnicodeScalar(byte)) : "%" + hexByte(byte)
-            }.joined()
-        }
+        text.map { "Lit_" + percentEncoded(String($0), strict: true) }
     }
 }
 

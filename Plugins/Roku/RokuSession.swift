@@ -152,7 +152,7 @@ final class RokuSession: AppListing {
             try await post("/keypress/\(code)", what: "the \(code) key")
         case .search(let keyword):
             guard !keyword.isEmpty, keyword.utf8.count <= 512 else { throw PhotonError(.usage, "give 1 to 512 bytes to search for") }
-            try await post("/search/browse?keyword=\(Self.percentEncode(keyword))", what: "the search")
+            try await post("/search/browse?keyword=\(percentEncoded(keyword))", what: "the search")
         case .voice:
             throw PhotonError.unsupported("Roku takes no voice queries over ECP")
         }
@@ -164,22 +164,15 @@ final class RokuSession: AppListing {
         let parts = app.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let id = String(parts[0])
         guard !id.isEmpty, id.utf8.count <= 64,
-            id.utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 46 || $0 == 95 || $0 == 45 })
+            id.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == 46 || $0 == 95 || $0 == 45 })
         else { throw PhotonError(.usage, "'\(Redaction.sanitize(app))' is not a Roku channel id", hint: "e.g. 12 (Netflix), or 12?contentId=80057281&mediaType=movie") }
         guard parts.count == 2, !parts[1].isEmpty else { return id }
         var query: [String] = []
         for pair in parts[1].split(separator: "&") {
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            query.append(kv.map { percentEncode(String($0)) }.joined(separator: "="))
+            query.append(kv.map { percentEncoded(String($0)) }.joined(separator: "="))
         }
         return id + "?" + query.joined(separator: "&")
-    }
-
-    static func percentEncode(_ text: String) -> String {
-        text.utf8.map { b in
-            (48...57).contains(b) || (65...90).contains(b) || (97...122).contains(b) || b == 45 || b == 46 || b == 95 || b == 126
-                ? String(UnicodeScalar(b)) : "%" + hexByte(b)
-        }.joined()
     }
 
     private func post(_ target: String, what: String) async throws {

@@ -63,7 +63,7 @@ public enum SamsungEvent: Sendable, Equatable {
     static func tokenValue(_ value: Any?) -> String? {
         let text: String?
         if let s = value as? String { text = s } else if let n = value as? Int { text = String(n) } else { text = nil }
-        guard let text, !text.isEmpty, text.count <= 128, text.utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45 }) else {
+        guard let text, !text.isEmpty, text.count <= 128, text.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == 45 }) else {
             return nil
         }
         return text

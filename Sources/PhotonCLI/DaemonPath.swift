@@ -35,11 +35,10 @@ enum DaemonPath {
             let now = Date().timeIntervalSince1970
             var waitLimit = lifetime + .seconds(5)
             if case .longPress(_, let ms) = command { waitLimit += .milliseconds(ms) }
-            let request = DaemonWire.sendRequest(
-                id: 0, session: id, sequence: sequence, commandID: UUID().uuidString, issuedAt: now, expiresAt: now + lifetime.seconds,
+            let fields = DaemonWire.sendFields(
+                session: id, sequence: sequence, commandID: UUID().uuidString, issuedAt: now, expiresAt: now + lifetime.seconds,
                 command: try ServiceProtocol.json(command))
-            guard case .object(let fields) = request else { return }
-            try await client.request("send", fields.filter { !["id", "op", "protocol"].contains($0.0) }, timeout: waitLimit)
+            try await client.request("send", fields, timeout: waitLimit)
         }
 
         func close() async {

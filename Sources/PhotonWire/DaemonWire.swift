@@ -30,14 +30,26 @@ public enum DaemonWire {
         id: Int, tv: String? = nil, session: String? = nil, sequence: Int? = nil, source: String? = nil, commandID: String,
         issuedAt: Double, expiresAt: Double, command: JSONValue
     ) -> JSONValue {
-        var fields: [(String, JSONValue)] = [("id", .int(id)), ("protocol", .int(version)), ("op", "send")]
+        .object(
+            [("id", .int(id)), ("protocol", .int(version)), ("op", "send")]
+                + sendFields(
+                    tv: tv, session: session, sequence: sequence, source: source, commandID: commandID, issuedAt: issuedAt,
+                    expiresAt: expiresAt, command: command))
+    }
+
+    /// The fields of a `send` request after its `id`, `protocol` and `op` (for clients
+    /// that add those themselves).
+    public static func sendFields(
+        tv: String? = nil, session: String? = nil, sequence: Int? = nil, source: String? = nil, commandID: String,
+        issuedAt: Double, expiresAt: Double, command: JSONValue
+    ) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = []
         if let tv { fields.append(("tv", .string(tv))) }
         if let session { fields.append(("session", .string(session))) }
         if let sequence { fields.append(("seq", .int(sequence))) }
         if let source { fields.append(("source", .string(source))) }
-        fields += [
+        return fields + [
             ("commandId", .string(commandID)), ("issuedAt", .double(issuedAt)), ("expiresAt", .double(expiresAt)), ("command", command),
         ]
-        return .object(fields)
     }
 }
