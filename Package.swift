@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "AndroidTV", targets: ["AndroidTV"]),
         .library(name: "SamsungTV", targets: ["SamsungTV"]),
         .library(name: "Roku", targets: ["Roku"]),
+        .library(name: "LGWebOS", targets: ["LGWebOS"]),
         .executable(name: "photon", targets: ["photon"]),
         .executable(name: "photon-cli", targets: ["photon-cli"]),
         .executable(name: "photon-emulator", targets: ["photon-emulator"]),
@@ -83,6 +84,7 @@ let package = Package(
             name: "PhotonPlugins",
             dependencies: [
                 "PhotonCore", "PhotonEmulatorSupport", "AndroidTV", "AndroidTVEmulator", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator",
+                "LGWebOS", "LGWebOSEmulator",
             ],
             path: "Sources/PhotonPlugins"),
 
@@ -97,6 +99,11 @@ let package = Package(
         .target(
             name: "RokuEmulator", dependencies: ["Roku", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
             path: "Plugins/RokuEmulator"),
+        .target(name: "LGWebOS", dependencies: ["PhotonCore"], path: "Plugins/LGWebOS"),
+        .target(
+            name: "LGWebOSEmulator",
+            dependencies: ["LGWebOS", "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
+            path: "Plugins/LGWebOSEmulator"),
         .target(name: "AndroidTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AndroidTV"),
         .target(name: "PhotonEmulatorSupport", dependencies: ["PhotonCore", "PhotonArguments"], path: "Sources/PhotonEmulatorSupport"),
         .target(name: "SamsungTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/SamsungTV"),
@@ -113,6 +120,7 @@ let package = Package(
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
                 "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator", "PhotonDiscovery", "PhotonService",
+                "LGWebOS", "LGWebOSEmulator",
             ],
             path: "Benchmarks/photon-bench"),
 
@@ -144,6 +152,9 @@ let package = Package(
         .testTarget(
             name: "RokuTests",
             dependencies: ["Roku", "RokuEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
+        .testTarget(
+            name: "LGWebOSTests",
+            dependencies: ["LGWebOS", "LGWebOSEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
         .testTarget(name: "PhotonServiceTests", dependencies: ["PhotonService", "PhotonKit", "PhotonCore", "PhotonStore", "PhotonTestSupport"]),
         .testTarget(
             name: "PhotonCLITests",

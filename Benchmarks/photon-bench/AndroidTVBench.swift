@@ -67,6 +67,7 @@ enum AndroidTVBench {
             switch challenge {
             case .trustCertificate: return .trust(true)
             case .confirmOnTV: return .wait
+            case .allowUnencrypted: return .trust(false)
             case .enterCode:
                 for _ in 0..<1000 {
                     if let code = codes.withLock({ $0.last }) { return .code(code) }

@@ -251,6 +251,8 @@ final class AndroidTVSession: RemoteSession {
         case .volume(let change):
             let key: RemoteKey = change == .up ? .volumeUp : (change == .down ? .volumeDown : .mute)
             try await framed.send(RemoteMessage.keyInject(code: AndroidKeyCodes.code(for: key)!, direction: .short).encoded())
+        case .setVolume:
+            throw PhotonError.unsupported("Android TV Remote v2 takes volume steps only", hint: "use `photon volume TV up` or `down`")
         case .voice(let pcm, let sampleRate):
             try await sendVoice(pcm, sampleRate: sampleRate)
         case .search:
@@ -282,6 +284,8 @@ final class AndroidTVSession: RemoteSession {
             }
         case .search:
             throw PhotonError.unsupported("Android TV Remote v2 has no search request", hint: "use `photon voice`, or `photon key TV search` then `photon text`")
+        case .setVolume:
+            throw PhotonError.unsupported("Android TV Remote v2 takes volume steps only", hint: "use `photon volume TV up` or `down`")
         }
     }
 

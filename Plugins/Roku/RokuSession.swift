@@ -150,6 +150,8 @@ final class RokuSession: AppListing {
         case .volume(let change):
             let code = change == .up ? "VolumeUp" : change == .down ? "VolumeDown" : "VolumeMute"
             try await post("/keypress/\(code)", what: "the \(code) key")
+        case .setVolume:
+            throw PhotonError.unsupported("a Roku takes volume steps only (ECP has no absolute volume)", hint: "use `photon volume TV up` or `down`")
         case .search(let keyword):
             guard !keyword.isEmpty, keyword.utf8.count <= 512 else { throw PhotonError(.usage, "give 1 to 512 bytes to search for") }
             try await post("/search/browse?keyword=\(percentEncoded(keyword))", what: "the search")

@@ -179,31 +179,10 @@ final class SamsungSession: AppListing {
     /// `keepAlive` more, the connection is gone (network loss sends no FIN) and the
     /// session ends with `timeout`.
     private func keepAliveLoop() async {
-        let opened = ContinuousClock.now
-        var wait = keepAlive
-        while !Task.isCancelled {
-            try? await Task.sleep(for: wait)
-            guard !Task.isCancelled, !state.withLock({ $0.closed }) else { return }
-            let last = channel.lastActivity ?? opened
-            let idle = ContinuousClock.now - last
-            if idle < keepAlive {
-                wait = keepAlive - idle
-                continue
-            }
-            context.log.debug("samsung: nothing from the TV for \(String(format: "%.1f", idle.seconds)) s; pinging it")
-            try? await channel.sendPing()
-            try? await Task.sleep(for: keepAlive)
-            guard !Task.isCancelled, !state.withLock({ $0.closed }) else { return }
-            if let now = channel.lastActivity, now > last {
-                wait = keepAlive
-                continue
-            }
-            finish(PhotonError(
-                .timeout, "the TV stopped answering (no reply to a ping in \(String(format: "%.1f", keepAlive.seconds)) s)",
-                hint: "check that the TV is on and on the network; photon reconnects when it is back"))
-            await channel.close(code: 1001, reason: "")
-            return
-        }
+        guard await KeepAlive.watch(channel, interval: keepAlive, label: "samsung", log: context.log, isClosed: { [state] in state.withLock { $0.closed } })
+        else { return }
+        finish(KeepAlive.silentPeer(after: keepAlive))
+        await channel.close(code: 1001, reason: "")
     }
 
     private func finish(_ reason: PhotonError?) {
@@ -272,6 +251,8 @@ final class SamsungSession: AppListing {
             try await launch(app)
         case .volume(let change):
             try await sendKey(change == .up ? "KEY_VOLUP" : change == .down ? "KEY_VOLDOWN" : "KEY_MUTE", .click)
+        case .setVolume:
+            throw PhotonError.unsupported("this Samsung protocol takes volume steps only", hint: "use `photon volume TV up` or `down`")
         case .search:
             throw PhotonError.unsupported("Samsung TVs take no search over this protocol", hint: "type into the TV's search with `photon text`")
         case .voice:

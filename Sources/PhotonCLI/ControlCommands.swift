@@ -32,8 +32,9 @@ enum ControlCommands {
             details: "Where the TV's brand has a search over its protocol (Roku's /search/browse); others exit 6.",
             examples: ["photon search den \"the expanse\""], run: search),
         CommandSpec(
-            ["volume"], summary: "change the volume", arguments: "TV up|down|mute", minimumArguments: 2, maximumArguments: 2,
-            examples: ["photon volume living-room up", "photon volume living-room mute"], run: volume),
+            ["volume"], summary: "change the volume", arguments: "TV up|down|mute|LEVEL", minimumArguments: 2, maximumArguments: 2,
+            details: "A LEVEL (0–100) sets the volume where the brand has absolute volume (LG); others take steps only and exit 6.",
+            examples: ["photon volume living-room up", "photon volume living-room mute", "photon volume living-room 15"], run: volume),
     ] }
 
     static func milliseconds(_ parsed: ParsedCommand, _ name: String, default value: Int) throws -> Int {
@@ -96,8 +97,12 @@ enum ControlCommands {
     }
 
     static func volume(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
+        if let level = Int(parsed.arguments[1]) {
+            guard (0...100).contains(level) else { throw PhotonError(.usage, "a volume level is from 0 to 100, not \(level)") }
+            return try await send(.setVolume(level), parsed, context)
+        }
         guard let change = VolumeChange(rawValue: parsed.arguments[1].lowercased()) else {
-            throw PhotonError(.usage, "volume takes up, down or mute, not '\(Redaction.sanitize(parsed.arguments[1]))'")
+            throw PhotonError(.usage, "volume takes up, down, mute or a level from 0 to 100, not '\(Redaction.sanitize(parsed.arguments[1]))'")
         }
         return try await send(.volume(change), parsed, context)
     }
@@ -157,6 +162,7 @@ enum ControlCommands {
         case .text(let text): return "text (\(text.count) characters)"
         case .launch(let app): return "launch \(Redaction.sanitize(app))"
         case .volume(let change): return "volume \(change.rawValue)"
+        case .setVolume(let level): return "volume \(level)"
         case .voice(let pcm, _): return "voice (\(pcm.count) bytes)"
         case .search(let keyword): return "search (\(keyword.count) characters)"
         }

@@ -7,7 +7,11 @@ enum DeviceCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
             ["list"], summary: "list paired TVs",
-            details: "While `photon serve` runs, a DAEMON column (and `daemon` in JSON) says how its connection to each TV is doing.",
+            details: """
+                While `photon serve` runs, a DAEMON column (and `daemon` in JSON) says how its connection to
+                each TV is doing. A TV paired over a plain connection by consent (an old TV without TLS)
+                shows "(unencrypted, by consent)" after its address (`unencrypted` in JSON).
+                """,
             examples: ["photon list", "photon list --json | jq -r .nickname"], run: list),
         CommandSpec(
             ["forget"], summary: "remove a paired TV and its secrets", arguments: "TV", minimumArguments: 1,
@@ -30,6 +34,8 @@ enum DeviceCommands {
             ("name", .optional(device.name)),
             ("model", .optional(device.model)),
             ("mac", .optional(device.mac)),
+            ("otherMACs", .array((device.otherMACs ?? []).map { .string($0) })),
+            ("unencrypted", .bool(device.unencrypted == true)),
             ("capabilities", .array(device.capabilities.map { .string($0) })),
             ("pairedAt", .string(ISO8601DateFormatter().string(from: device.pairedAt))),
         ])
@@ -55,7 +61,8 @@ enum DeviceCommands {
         let rows = [["NICKNAME", "BRAND", "ADDRESS", "NAME", "ID"] + (daemon == nil ? [] : ["DAEMON"])]
             + devices.map { device in
                 [
-                    Redaction.sanitize(device.nickname), device.brand, device.endpoint.description,
+                    Redaction.sanitize(device.nickname), device.brand,
+                    device.endpoint.description + (device.unencrypted == true ? " (unencrypted, by consent)" : ""),
                     Redaction.sanitize(device.name ?? "-", limit: 40), device.id,
                 ] + (daemon.map { [$0[device.id] ?? "idle"] } ?? [])
             }

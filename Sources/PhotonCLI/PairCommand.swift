@@ -15,6 +15,7 @@ enum PairCommand {
                 OptionSpec("brand", type: .choice(registry.ids), help: "skip detection"),
                 OptionSpec("trust", type: .fingerprint, help: "consent to this SHA-256 certificate fingerprint without asking"),
                 OptionSpec("replace", help: "replace a paired TV with the same id but another certificate or address"),
+                OptionSpec("allow-unencrypted", help: "consent to pairing without TLS when the TV offers nothing else (its key then travels in clear)"),
             ] + BrandOptions.specs(registry),
             details: """
                 ADDRESS is HOST[:PORT] (IPv6 in brackets). Photon first shows the SHA-256 fingerprint
@@ -39,7 +40,8 @@ enum PairCommand {
         let brandOptions = try BrandOptions(parsed, registry: context.registry)
         let photon = try context.photon
         let adapter = try await photon.chooseAdapter(for: address, brand: parsed.value("brand") ?? brandOptions.impliedBrand)
-        let responder = TerminalPairingResponder(terminal: context.terminal, trusted: trusted, json: context.json)
+        let responder = TerminalPairingResponder(
+            terminal: context.terminal, trusted: trusted, json: context.json, allowUnencrypted: parsed.flag("allow-unencrypted"))
         let paired = try await photon.pair(address, brand: adapter.id, options: try brandOptions.values(for: adapter), responder: responder)
         let device: DeviceRecord
         do {
@@ -64,12 +66,14 @@ final class TerminalPairingResponder: PairingResponder {
     let terminal: any Terminal
     let trusted: CertificateFingerprint?
     let json: Bool
+    let allowUnencrypted: Bool
     private let codeRequests = Locked(0)
 
-    init(terminal: any Terminal, trusted: CertificateFingerprint?, json: Bool) {
+    init(terminal: any Terminal, trusted: CertificateFingerprint?, json: Bool, allowUnencrypted: Bool = false) {
         self.terminal = terminal
         self.trusted = trusted
         self.json = json
+        self.allowUnencrypted = allowUnencrypted
     }
 
     func answer(_ challenge: PairingChallenge) async throws -> PairingAnswer {
@@ -116,6 +120,17 @@ final class TerminalPairingResponder: PairingResponder {
         case .confirmOnTV(let message):
             terminal.writeError(message + "\n")
             return .wait
+        case .allowUnencrypted(let reason):
+            terminal.writeError("\(reason)\n")
+            if allowUnencrypted { return .trust(true) }
+            guard terminal.isInteractive else {
+                throw PhotonError(
+                    .untrustedCertificate, "not pairing over an unencrypted connection without consent; nothing was sent",
+                    hint: "if this TV is too old for TLS, run again with --allow-unencrypted (anyone on the network can then read its key)")
+            }
+            terminal.writeError("Pair without encryption? Anyone on your network could read the TV's key. [y/N] ")
+            let reply = terminal.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+            return .trust(reply == "y" || reply == "yes")
         }
     }
 }

@@ -36,9 +36,9 @@ enum WakeCommand {
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let target = parsed.arguments[0]
-        let mac: [UInt8]
+        let macs: [[UInt8]]
         if let parsedMAC = try? WakeOnLAN.parseMAC(target) {
-            mac = parsedMAC
+            macs = [parsedMAC]
         } else {
             let device: DeviceRecord
             do {
@@ -49,22 +49,28 @@ enum WakeCommand {
                 _ = try WakeOnLAN.parseMAC(target)
                 throw error
             }
-            guard let stored = device.mac else {
+            guard !device.wakeMACs.isEmpty else {
                 throw PhotonError(
                     .unsupported, "no MAC address is stored for \(device.nickname)",
                     hint: "give the MAC: photon wake AA:BB:CC:DD:EE:FF")
             }
-            mac = try WakeOnLAN.parseMAC(stored)
+            // Every MAC the TV reported (wired and Wi-Fi): it wakes only on the one it last used.
+            macs = try device.wakeMACs.map { try WakeOnLAN.parseMAC($0) }
         }
         let ports = try parsed.allValues("port").map { text -> UInt16 in
             guard let port = UInt16(text) else { throw PhotonError(.usage, "--port takes a port number, not '\(text)'") }
             return port
         }
         let destinations = parsed.allValues("broadcast").isEmpty ? WakeOnLANSender.defaultDestinations() : parsed.allValues("broadcast")
-        let sent = try WakeOnLANSender.wake(mac: mac, destinations: destinations, ports: ports.isEmpty ? WakeOnLAN.defaultPorts : ports)
+        var sent: [String] = []
+        for mac in macs {
+            sent += try WakeOnLANSender.wake(mac: mac, destinations: destinations, ports: ports.isEmpty ? WakeOnLAN.defaultPorts : ports)
+        }
+        let formatted = macs.map { WakeOnLAN.format($0) }
+        let unique = Array(Set(sent)).sorted()
         context.emit(
-            .object([("mac", .string(WakeOnLAN.format(mac))), ("sent", .array(sent.map { .string($0) }))]),
-            text: "Sent the magic packet for \(WakeOnLAN.format(mac)) to \(sent.joined(separator: ", ")).")
+            .object([("mac", .string(formatted[0])), ("macs", .array(formatted.map { .string($0) })), ("sent", .array(unique.map { .string($0) }))]),
+            text: "Sent the magic packet for \(formatted.joined(separator: " and ")) to \(unique.joined(separator: ", ")).")
         return 0
     }
 }

@@ -94,6 +94,7 @@ public final class ConformanceHarness: Sendable {
                 try await harness.waitFor(name)
                 return .code(harness.events(name).last?["code"]?.string ?? "")
             case .confirmOnTV: return .wait
+            case .allowUnencrypted: return .trust(false)
             }
         }
     }

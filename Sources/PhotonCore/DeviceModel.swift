@@ -16,6 +16,12 @@ public struct DeviceRecord: Sendable, Hashable, Codable {
     public var mac: String?
     public var capabilities: [String]
     public var pairedAt: Date
+    /// More MACs the TV reported (its Wi-Fi one beside the wired `mac`): waking sends to
+    /// every one, because a TV wakes only on the interface it last used.
+    public var otherMACs: [String]?
+    /// The user consented at pairing to a connection without TLS (an old TV that offers
+    /// nothing else), so its credential travels in clear text. `photon list` shows it.
+    public var unencrypted: Bool?
 
     public init(
         id: String, nickname: String, brand: String, host: String, port: UInt16, ports: [String: UInt16] = [:],
@@ -36,6 +42,12 @@ public struct DeviceRecord: Sendable, Hashable, Codable {
     }
 
     public var endpoint: Endpoint { Endpoint(host: host, port: port) }
+
+    /// Every MAC known for Wake-on-LAN, the main one first, each once.
+    public var wakeMACs: [String] {
+        var seen: Set<String> = []
+        return ([mac].compactMap { $0 } + (otherMACs ?? [])).filter { seen.insert($0.uppercased()).inserted }
+    }
 
     /// An id part for a TV that reports nothing better: the whole address, with every
     /// character other than ASCII letters and digits as '-', so `192.168.1.23` and

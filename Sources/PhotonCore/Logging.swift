@@ -30,7 +30,7 @@ public enum Redaction {
     /// (`token`, `key`, `secret`, `password`, `pin`) in a log line.
     public static func redact(_ text: String) -> String {
         var out = text
-        for name in ["token", "key", "secret", "password", "pin", "auth"] {
+        for name in ["token", "key", "client-key", "secret", "password", "pin", "auth"] {
             out = redactQueryParameter(name, in: out)
             out = redactJSONField(name, in: out)
         }

@@ -10,6 +10,10 @@ public enum PairingChallenge: Sendable, Hashable {
     case enterCode(length: Int, alphabet: CodeAlphabet)
     /// Accept the request on the TV's screen; the flow waits for the TV's answer.
     case confirmOnTV(message: String)
+    /// The TV offers no TLS: pair over a plain connection, so that its credential travels
+    /// in clear text on every connection? Answered with `.trust(Bool)`; nothing is sent
+    /// before a yes. `reason` says why TLS is not used.
+    case allowUnencrypted(reason: String)
 }
 
 /// The symbols a pairing code is made of.

@@ -7,6 +7,8 @@ public enum RemoteCommand: Sendable, Hashable {
     case text(String)
     case launch(String)
     case volume(VolumeChange)
+    /// Sets the volume to an absolute level (0–100), where the brand can.
+    case setVolume(Int)
     /// A voice query: 16-bit little-endian mono PCM at `sampleRate` Hz.
     case voice(pcm: [UInt8], sampleRate: Int)
     /// The TV's own search for `keyword` (where the brand has one).
@@ -20,6 +22,7 @@ public enum RemoteCommand: Sendable, Hashable {
         case .text: return .text
         case .launch: return .appLaunch
         case .volume: return .keys
+        case .setVolume: return .volumeSet
         case .voice: return .voice
         case .search: return .search
         }
@@ -39,6 +42,8 @@ public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
     case appLaunch = "app-launch"
     case appList = "app-list"
     case volumeState = "volume-state"
+    /// Absolute volume (`photon volume TV 12`), not only steps.
+    case volumeSet = "volume-set"
     case powerState = "power-state"
     case voice
     case search

@@ -13,12 +13,19 @@ public enum TVWaker {
         guard adapter.wakeMethod == .wakeOnLAN else {
             throw PhotonError.unsupported("\(adapter.displayName) TVs cannot be woken from here", hint: "switch the TV on with its own remote")
         }
-        guard let stored = device.mac, let mac = try? WakeOnLAN.parseMAC(stored) else {
+        let macs = device.wakeMACs.compactMap { try? WakeOnLAN.parseMAC($0) }
+        guard !macs.isEmpty else {
             throw PhotonError.unsupported(
                 "no MAC address is stored for \(Redaction.sanitize(device.nickname))", hint: "give the MAC: photon wake AA:BB:CC:DD:EE:FF")
         }
-        return try WakeOnLANSender.wake(
-            mac: mac, destinations: destinations.isEmpty ? WakeOnLANSender.defaultDestinations() : destinations, ports: ports.isEmpty ? WakeOnLAN.defaultPorts : ports)
+        // Every MAC (wired and Wi-Fi): the TV listens only on the interface it last used.
+        var sent: [String] = []
+        for mac in macs {
+            sent += try WakeOnLANSender.wake(
+                mac: mac, destinations: destinations.isEmpty ? WakeOnLANSender.defaultDestinations() : destinations,
+                ports: ports.isEmpty ? WakeOnLAN.defaultPorts : ports)
+        }
+        return sent
     }
 
     /// Retries `connect` once a second until it succeeds, or fails with `timeout` once

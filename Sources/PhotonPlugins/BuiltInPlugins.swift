@@ -1,5 +1,7 @@
 import AndroidTV
 import AndroidTVEmulator
+import LGWebOS
+import LGWebOSEmulator
 import PhotonCore
 import PhotonEmulatorSupport
 import Roku
@@ -16,6 +18,7 @@ public enum BuiltInPlugins {
         BrandPlugin(AndroidTVAdapter(), emulator: AndroidTVEmulatorPlugin()),
         BrandPlugin(SamsungTVAdapter(), emulator: SamsungEmulatorPlugin()),
         BrandPlugin(RokuAdapter(), emulator: RokuEmulatorPlugin()),
+        BrandPlugin(LGWebOSAdapter(), emulator: LGEmulatorPlugin()),
     ]
 
     /// The adapters, for the CLI, the daemon and `PhotonKit`.

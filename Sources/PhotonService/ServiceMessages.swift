@@ -49,8 +49,14 @@ public enum ServiceProtocol {
             guard !keyword.isEmpty, keyword.utf8.count <= 512 else { throw usage("\"search\" takes 1 to 512 bytes") }
             return .search(keyword)
         }
-        if let volume = json["volume"]?.stringValue {
-            guard let change = VolumeChange(rawValue: volume) else { throw usage("\"volume\" takes up, down or mute") }
+        if let volume = json["volume"] {
+            if let level = volume.intValue {
+                guard (0...100).contains(level) else { throw usage("\"volume\" takes a level from 0 to 100") }
+                return .setVolume(level)
+            }
+            guard let change = volume.stringValue.flatMap(VolumeChange.init(rawValue:)) else {
+                throw usage("\"volume\" takes up, down, mute or a level from 0 to 100")
+            }
             return .volume(change)
         }
         if json["voice"] != nil {
@@ -75,6 +81,7 @@ public enum ServiceProtocol {
         case .text(let text): return .object([("text", .string(text))])
         case .launch(let app): return .object([("launch", .string(app))])
         case .volume(let change): return .object([("volume", .string(change.rawValue))])
+        case .setVolume(let level): return .object([("volume", .int(level))])
         case .search(let keyword): return .object([("search", .string(keyword))])
         case .voice:
             throw PhotonError.unsupported("voice is not sent through the daemon", hint: "`photon voice` connects directly")

@@ -72,8 +72,12 @@ struct FastCommand {
         case "launch": command = .object([("launch", .string(argument))])
         case "volume":
             let change = argument.lowercased()
-            guard ["up", "down", "mute"].contains(change) else { return nil }
-            command = .object([("volume", .string(change))])
+            if let level = Int(change), (0...100).contains(level), change.allSatisfy({ $0 >= "0" && $0 <= "9" }) {
+                command = .object([("volume", .int(level))])
+            } else {
+                guard ["up", "down", "mute"].contains(change) else { return nil }
+                command = .object([("volume", .string(change))])
+            }
         default: return nil
         }
         self.isKey = isKey

@@ -42,6 +42,7 @@ struct EmulatorResponder: PairingResponder {
             let event = try await log.wait(for: "pairing_code", count: max(count, 1))
             return .code(event["code"]!.string!)
         case .confirmOnTV: return .wait
+        case .allowUnencrypted: return .trust(false)
         }
     }
 }

@@ -1,0 +1,298 @@
+import PhotonCore
+
+/// A live session with an LG TV: the registered main socket (requests by id, state
+/// subscriptions that feed events), the pointer input socket for buttons (requested again
+/// on every connection, opened once and shared), and a keep-alive that ends the session
+/// when the TV goes silent.
+final class LGSession: AppListing {
+    private struct State {
+        var isOn: Bool?
+        var volume: VolumeState?
+        var app: String?
+        var playing: Bool?
+        var apps: [TVApp]?
+        var closed = false
+    }
+
+    let device: DeviceRecord
+    let context: AdapterContext
+    let keepAlive: Duration
+    let capabilities = LGWebOSAdapter.maximumCapabilities
+    let events: AsyncStream<TVEvent>
+    private let continuation: AsyncStream<TVEvent>.Continuation
+    private let main: SSAPChannel
+    private let security: TransportSecurity
+    private let state = Locked(State())
+    private let pointerGate = AsyncGate()
+    private let pointer = Locked<(any MessageStream)?>(nil)
+    private let tasks = Locked<[Task<Void, Never>]>([])
+
+    private init(device: DeviceRecord, context: AdapterContext, keepAlive: Duration, main: SSAPChannel, security: TransportSecurity) {
+        self.device = device
+        self.context = context
+        self.keepAlive = keepAlive
+        self.main = main
+        self.security = security
+        (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
+    }
+
+    static func open(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext, keepAlive: Duration) async throws -> LGSession {
+        guard let key = secrets[LGWebOSAdapter.clientKeySecret] else {
+            throw PhotonError(.notPaired, "\(device.nickname) has no stored client key", hint: "pair it again with `photon pair`")
+        }
+        let security: TransportSecurity
+        if device.unencrypted == true {
+            // Consented to at pairing: this TV offers no TLS.
+            security = .plain
+        } else {
+            guard let pin = secrets.pin else {
+                throw PhotonError(.notPaired, "\(device.nickname) has no stored certificate pin", hint: "pair it again with `photon pair`")
+            }
+            security = .tls(TLSClientOptions(trust: .pinned(pin)))
+        }
+        let stream = try await context.connector.openMessageStream(LGWebOSAdapter.mainSocket(device.endpoint, security: security), timeout: context.timeout)
+        let greeting: LGHandshake.Greeting
+        do {
+            greeting = try await LGHandshake.greet(stream, timeout: context.timeout, log: context.log)
+            _ = try await LGHandshake.register(stream, clientKey: key, timeout: context.timeout, accept: context.timeout, log: context.log)
+        } catch {
+            await stream.close(code: 1000, reason: "")
+            throw error
+        }
+        let session = LGSession(device: device, context: context, keepAlive: keepAlive, main: SSAPChannel(stream: stream, log: context.log), security: security)
+        session.start(greeting)
+        return session
+    }
+
+    private func start(_ greeting: LGHandshake.Greeting) {
+        main.start { [weak self] reason in self?.finish(reason) }
+        continuation.yield(.deviceInfo(model: greeting.modelName, vendor: "LG", version: greeting.hello.osRelease.map { "webOS \($0)" }))
+        var started: [Task<Void, Never>] = []
+        // The pointer socket first (keys wait for it), then the state subscriptions, none
+        // of which a command waits for.
+        started.append(Task { [weak self] in _ = try? await self?.pointerSocket() })
+        started.append(Task { [weak self] in await self?.subscribe() })
+        if keepAlive > .zero {
+            started.append(Task { [weak self] in
+                guard let self else { return }
+                guard await KeepAlive.watch(self.main.stream, interval: self.keepAlive, label: "lg", log: self.context.log, isClosed: { [state] in state.withLock { $0.closed } })
+                else { return }
+                self.finish(KeepAlive.silentPeer(after: self.keepAlive))
+                await self.main.close()
+            })
+        }
+        tasks.withLock { $0 = started }
+    }
+
+    private func subscribe() async {
+        let timeout = context.timeout
+        let subscriptions: [(String, @Sendable (JSONValue) -> Void)] = [
+            ("com.webos.service.tvpower/power/getPowerState", { [weak self] in self?.powerChanged($0) }),
+            ("com.webos.applicationManager/getForegroundAppInfo", { [weak self] in self?.appChanged($0) }),
+            ("audio/getVolume", { [weak self] in self?.volumeChanged($0) }),
+            ("com.webos.applicationManager/listLaunchPoints", { [weak self] in self?.launchPointsChanged($0) }),
+            ("com.webos.media/getForegroundAppInfo", { [weak self] in self?.playbackChanged($0) }),
+        ]
+        await withTaskGroup(of: Void.self) { group in
+            for (uri, update) in subscriptions {
+                group.addTask { [main, context] in
+                    do {
+                        try await main.subscribe(uri, timeout: timeout, update: update)
+                    } catch {
+                        context.log.debug("lg: no subscription to \(uri): \(PhotonError.wrap(error).message)")
+                    }
+                }
+            }
+        }
+    }
+
+    private func powerChanged(_ payload: JSONValue) {
+        guard let on = LGState.isOn(payload) else { return }
+        state.withLock { $0.isOn = on }
+        continuation.yield(.power(isOn: on))
+    }
+
+    private func appChanged(_ payload: JSONValue) {
+        guard let app = LGState.foregroundApp(payload) else { return }
+        let fallbackPower = state.withLock { s -> Bool in
+            s.app = app
+            return s.isOn == nil
+        }
+        continuation.yield(.currentApp(app))
+        // Firmware without the power-state service: an app in front means the TV is on.
+        if fallbackPower { continuation.yield(.power(isOn: true)) }
+    }
+
+    private func volumeChanged(_ payload: JSONValue) {
+        guard let volume = LGState.volume(payload) else { return }
+        state.withLock { $0.volume = volume }
+        continuation.yield(.volume(volume))
+    }
+
+    private func launchPointsChanged(_ payload: JSONValue) {
+        guard let change = LGState.launchPoints(payload) else { return }
+        state.withLock { s in
+            switch change {
+            case .list(let apps): s.apps = apps
+            case .added(let app):
+                s.apps = (s.apps ?? []).filter { $0.id != app.id } + [app]
+            case .removed(let id): s.apps = s.apps?.filter { $0.id != id }
+            }
+        }
+    }
+
+    private func playbackChanged(_ payload: JSONValue) {
+        guard let playback = LGState.playback(payload) else { return }
+        state.withLock { $0.playing = playback.state == "playing" }
+        continuation.yield(.playback(playback))
+    }
+
+    private func finish(_ reason: PhotonError?) {
+        let first = state.withLock { s -> Bool in
+            defer { s.closed = true }
+            return !s.closed
+        }
+        guard first else { return }
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+        let pointerStream = pointer.withLock { p -> (any MessageStream)? in
+            defer { p = nil }
+            return p
+        }
+        if let pointerStream { Task { await pointerStream.close(code: 1000, reason: "") } }
+        continuation.yield(.disconnected(reason: reason))
+        continuation.finish()
+    }
+
+    func close() async {
+        finish(nil)
+        await main.close()
+    }
+
+    // MARK: the pointer socket
+
+    /// The pointer socket, opened once per session on the path the TV issues for this
+    /// connection: to the TV already connected (never to a host the TV names), with the
+    /// main socket's security, never weaker.
+    private func pointerSocket() async throws -> any MessageStream {
+        try await pointerGate.withGate {
+            if let open = self.pointer.withLock({ $0 }) { return open }
+            let reply = try await self.main.request("com.webos.service.networkinput/getPointerInputSocket", timeout: self.context.timeout)
+            let socket = try LGState.pointerSocket(reply)
+            guard socket.secure == self.security.isTLS else {
+                throw PhotonError(
+                    .protocolViolation, "the TV offered a \(socket.secure ? "TLS" : "plain") pointer socket on a \(self.security.isTLS ? "TLS" : "plain") session",
+                    hint: "Photon does not downgrade a session's security; check for something between you and the TV")
+            }
+            let endpoint = Endpoint(host: self.device.host, port: socket.port ?? self.device.port)
+            let stream = try await self.context.connector.openMessageStream(
+                MessageStreamRequest(endpoint: endpoint, target: socket.path, security: self.security, maxMessageSize: SSAPMessage.maximumPointerSize),
+                timeout: self.context.timeout)
+            if self.state.withLock({ $0.closed }) {
+                await stream.close(code: 1000, reason: "")
+                throw PhotonError(.connectionClosed, "the session to the TV is closed")
+            }
+            self.pointer.withLock { $0 = stream }
+            // The TV sends nothing here; reading answers its pings and notices a close.
+            let drain = Task { [weak self] in
+                while let frame = try? await stream.receive(timeout: nil) { _ = frame }
+                self?.pointer.withLock { p in if p === stream { p = nil } }
+            }
+            self.tasks.withLock { $0.append(drain) }
+            return stream
+        }
+    }
+
+    private func press(_ button: String) async throws {
+        let frame = try LGPointer.button(button)
+        let stream = try await pointerSocket()
+        try CommandDeadline.checkBeforeSending()
+        try await stream.send(.text(frame))
+    }
+
+    // MARK: commands
+
+    func send(_ command: RemoteCommand) async throws {
+        if state.withLock({ $0.closed }) { throw PhotonError(.connectionClosed, "the session to the TV is closed") }
+        switch command {
+        case .key(let input, .press):
+            try await pressKey(input)
+        case .key(_, let action):
+            throw PhotonError.unsupported("LG's pointer socket takes presses only, not \(action.rawValue)", hint: "send the key again for each press")
+        case .longPress:
+            throw PhotonError.unsupported("LG's pointer socket has no long press", hint: "send the key again for each press")
+        case .text(var text):
+            guard !text.isEmpty, text.utf8.count <= 4096 else { throw PhotonError(.usage, "give 1 to 4096 bytes of text to type") }
+            // A trailing newline submits, as the TV keyboard's Enter.
+            let submit = text.hasSuffix("\n")
+            if submit { text.removeLast() }
+            if !text.isEmpty {
+                _ = try await request("com.webos.service.ime/insertText", .object([("text", .string(text)), ("replace", 0)]))
+            }
+            if submit { _ = try await request("com.webos.service.ime/sendEnterKey") }
+        case .launch(let app):
+            try await launch(app)
+        case .volume(let change):
+            // The remote's own buttons: steps the TV paces itself (also through an ARC
+            // sound bar) and a mute that toggles.
+            try await press(change == .up ? "VOLUMEUP" : change == .down ? "VOLUMEDOWN" : "MUTE")
+        case .setVolume(let level):
+            guard (0...100).contains(level) else { throw PhotonError(.usage, "a volume level is from 0 to 100") }
+            _ = try await request("audio/setVolume", .object([("volume", .int(level))]))
+        case .search:
+            throw PhotonError.unsupported("LG TVs take no search over SSAP", hint: "open the TV's search, then type with `photon text`")
+        case .voice:
+            throw PhotonError.unsupported("LG TVs do not take voice queries over SSAP")
+        }
+    }
+
+    private func request(_ uri: String, _ payload: JSONValue = .object([])) async throws -> JSONValue {
+        try CommandDeadline.checkBeforeSending()
+        return try await main.request(uri, payload: payload, timeout: context.timeout)
+    }
+
+    private func pressKey(_ input: KeyInput) async throws {
+        switch input {
+        case .key(.power), .key(.powerOff):
+            // turnOff toggles on real sets: sent only to a TV that is on (or unknown).
+            guard state.withLock({ $0.isOn }) != false else { return }
+            try CommandDeadline.checkBeforeSending()
+            try await main.fire("system/turnOff")
+        case .key(.powerOn):
+            guard state.withLock({ $0.isOn }) == false else { return }
+            throw PhotonError.unsupported(
+                "an LG TV in standby cannot be switched on over its socket",
+                hint: "waking needs Wake-on-LAN to its MACs (`photon wake`, or `photon key TV power --wake`)")
+        case .key(.playPause):
+            try await press(state.withLock { $0.playing } == true ? "PAUSE" : "PLAY")
+        default:
+            try await press(try LGKeys.button(for: input))
+        }
+    }
+
+    /// An app id through `system.launcher/launch`; an http(s) link through `open`.
+    private func launch(_ app: String) async throws {
+        guard !app.isEmpty, app.utf8.count <= 2048, !app.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw PhotonError(.usage, "give an LG app id (youtube.leanback.v4) or an https:// link")
+        }
+        let lower = app.lowercased()
+        if lower.hasPrefix("https://") || lower.hasPrefix("http://") {
+            _ = try await request("system.launcher/open", .object([("target", .string(app))]))
+        } else {
+            do {
+                _ = try await request("system.launcher/launch", .object([("id", .string(app))]))
+            } catch let error as PhotonError where error.code == .protocolViolation {
+                throw PhotonError(.notFound, "the TV could not launch '\(Redaction.sanitize(app))' (\(error.message))", hint: "list the TV's app ids with `photon apps`")
+            }
+        }
+    }
+
+    func installedApps() async throws -> [TVApp] {
+        if let apps = state.withLock({ $0.apps }) { return apps }
+        let payload = try await main.request("com.webos.applicationManager/listLaunchPoints", timeout: context.timeout)
+        guard case .list(let apps)? = LGState.launchPoints(payload) else {
+            throw PhotonError(.protocolViolation, "the TV's app list has no launch points")
+        }
+        state.withLock { $0.apps = apps }
+        return apps
+    }
+}

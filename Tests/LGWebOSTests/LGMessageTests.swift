@@ -1,0 +1,147 @@
+import PhotonCore
+import Testing
+
+@testable import LGWebOS
+
+/// The SSAP codec byte by byte, and with what a hostile or broken TV can send.
+@Suite struct LGMessageTests {
+    @Test func helloIsExactlyWhatFirmwareExpects() {
+        // The empty payload is required: firmware 33.20+ ignores a hello without it.
+        #expect(SSAPRequest.hello == #"{"id":"hello","type":"hello","payload":{}}"#)
+    }
+
+    @Test func requestsCarryIdTypeUriAndPayload() {
+        #expect(
+            SSAPRequest.message(id: 7, uri: "audio/setVolume", payload: .object([("volume", 12)]))
+                == #"{"id":7,"type":"request","uri":"ssap://audio/setVolume","payload":{"volume":12}}"#)
+        #expect(
+            SSAPRequest.message(id: 8, type: "subscribe", uri: "audio/getVolume")
+                == #"{"id":8,"type":"subscribe","uri":"ssap://audio/getVolume","payload":{}}"#)
+    }
+
+    @Test func registerIsUnsignedWithTheKeyOnlyWhenStored() throws {
+        let fresh = try JSONValue.parse(SSAPRequest.register(id: "register_0", clientKey: nil))
+        #expect(fresh["type"]?.stringValue == "register")
+        #expect(fresh["payload"]?["pairingType"]?.stringValue == "PROMPT")
+        #expect(fresh["payload"]?["client-key"] == .null)
+        let manifest = try #require(fresh["payload"]?["manifest"])
+        // Nothing for 2026 firmware to blacklist.
+        #expect(manifest["signed"] == nil && manifest["signatures"] == nil)
+        let permissions = Set((manifest["permissions"]?.arrayValue ?? []).compactMap(\.stringValue))
+        // The pointer socket is refused without these two in the unsigned list.
+        #expect(permissions.isSuperset(of: ["CONTROL_INPUT_TEXT", "CONTROL_MOUSE_AND_KEYBOARD", "CONTROL_POWER", "LAUNCH"]))
+        let stored = try JSONValue.parse(SSAPRequest.register(id: "register_0", clientKey: "0123abcd"))
+        #expect(stored["payload"]?["client-key"]?.stringValue == "0123abcd")
+    }
+
+    @Test func repliesParseWithNumericOrTextIds() throws {
+        let reply = try #require(try SSAPMessage.parse(#"{"type":"response","id":7,"payload":{"returnValue":true,"volume":12}}"#))
+        #expect(reply.kind == .response && reply.id == "7" && reply.failure == nil)
+        let text = try #require(try SSAPMessage.parse(#"{"type":"registered","id":"register_0","payload":{"client-key":"k"}}"#))
+        #expect(text.id == "register_0" && text.kind == .registered)
+        let hello = try #require(try SSAPMessage.parse(#"{"type":"hello","payload":{"deviceUUID":"u"}}"#))
+        #expect(hello.id == nil && hello.kind == .hello)
+    }
+
+    @Test func failuresAreErrorFramesOrAFalseReturnValue() throws {
+        let error = try #require(try SSAPMessage.parse(#"{"type":"error","id":9,"error":"404 no such service or method","payload":{}}"#))
+        #expect(error.failure == "404 no such service or method")
+        let refused = try #require(try SSAPMessage.parse(#"{"type":"response","id":1,"payload":{"returnValue":false,"errorText":"no such app"}}"#))
+        #expect(refused.failure == "no such app")
+        #expect(LGErrors.request("x", failed: "401 insufficient permissions").code == .unsupported)
+        #expect(LGErrors.request("x", failed: "404 no such service or method").code == .unsupported)
+        #expect(LGErrors.request("x", failed: "500 Application error").code == .protocolViolation)
+    }
+
+    @Test func typesOffTheAllowlistAreDroppedAndMalformedFramesRefused() throws {
+        #expect(try SSAPMessage.parse(#"{"type":"p2p","payload":{}}"#) == nil)
+        for bad in ["{not json", "[1,2]", #"{"id":1}"#, #"{"type":"response","id":[1]}"#, #"{"type":"response","id":1,"payload":[]}"#, ""] {
+            #expect(throws: PhotonError.self, "\(bad)") { _ = try SSAPMessage.parse(bad) }
+        }
+        // Deep nesting is refused, not recursed into.
+        let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        #expect(throws: PhotonError.self) { _ = try SSAPMessage.parse(#"{"type":"response","payload":{"a":"# + deep + "}}") }
+    }
+
+    @Test func registrationErrorsMeanWhatTheyShould() {
+        #expect(LGHandshake.refusal("403 cancelled", stored: false).exitCode == 4)
+        #expect(LGHandshake.refusal("403 cancelled", stored: true).code == .authenticationRefused)
+        let blacklisted = LGHandshake.refusal("403 Pairing rejected: blacklisted certificate detected", stored: false)
+        #expect(blacklisted.code == .pairingRefused && blacklisted.message.contains("blacklisted"))
+        #expect(LGHandshake.isPlausibleKey("0123456789abcdef0123456789abcdef"))
+        #expect(!LGHandshake.isPlausibleKey("") && !LGHandshake.isPlausibleKey("a\"b") && !LGHandshake.isPlausibleKey(String(repeating: "a", count: 200)))
+    }
+
+    @Test func volumeInBothShapes() {
+        let current = JSONValue.object([("volumeStatus", .object([("volume", 12), ("muteStatus", true), ("maxVolume", 100)]))])
+        #expect(LGState.volume(current) == VolumeState(level: 12, maximum: 100, muted: true))
+        let legacy = JSONValue.object([("volume", 7), ("muted", false)])
+        #expect(LGState.volume(legacy) == VolumeState(level: 7, maximum: 100, muted: false))
+        // An external audio device reports -1: no level.
+        #expect(LGState.volume(.object([("volumeStatus", .object([("volume", -1)]))])) == nil)
+        #expect(LGState.volume(.object([("volume", "loud")])) == nil)
+    }
+
+    @Test func powerStatesFollowTheTable() {
+        for (state, on) in [("Active", true), ("Screen Off", true), ("Screen Saver", true), ("Active Standby", false), ("Suspend", false), ("Power Off", false)] {
+            #expect(LGState.isOn(.object([("state", .string(state))])) == on, "\(state)")
+        }
+        #expect(LGState.isOn(.object([])) == nil)
+    }
+
+    @Test func launchPointsAsAListOrAChange() {
+        let list = JSONValue.object([("launchPoints", .array([.object([("id", "netflix"), ("title", "Netflix")]), .object([("title", "no id")])]))])
+        #expect(LGState.launchPoints(list) == .list([TVApp(id: "netflix", name: "Netflix")]))
+        #expect(LGState.launchPoints(.object([("change", "removed"), ("id", "netflix")])) == .removed("netflix"))
+        #expect(LGState.launchPoints(.object([("change", "added"), ("id", "a"), ("title", "A")])) == .added(TVApp(id: "a", name: "A")))
+    }
+
+    @Test func macsAreCheckedAndPlaceholdersDropped() {
+        let info = JSONValue.object([
+            ("wiredInfo", .object([("macAddress", "a8:23:fe:01:02:03")])), ("wifiInfo", .object([("macAddress", "00:00:00:00:00:00")])),
+        ])
+        #expect(LGState.macs(info) == ["A8:23:FE:01:02:03"])
+        #expect(LGState.macs(.object([("wiredInfo", .object([("macAddress", "not a mac")]))])).isEmpty)
+    }
+
+    @Test func thePointerSocketKeepsOnlyItsSchemePortAndPath() throws {
+        let socket = try LGState.pointerSocket(.object([("socketPath", "wss://192.168.1.9:3001/resources/abc123/netinput.pointer.sock")]))
+        #expect(socket.secure && socket.port == 3001 && socket.path == "/resources/abc123/netinput.pointer.sock")
+        let old = try LGState.pointerSocket(.object([("socketPath", "ws://tv/resources/x/netinput.pointer.sock")]))
+        #expect(!old.secure && old.port == nil)
+        for bad in ["http://tv/x", "wss://tv", "wss://tv:0/x", "wss://tv:99999/x", "wss://tv/a b", "wss://tv/a\r\nHost: evil"] {
+            #expect(throws: PhotonError.self, "\(bad)") { _ = try LGState.pointerSocket(.object([("socketPath", .string(bad))])) }
+        }
+        #expect(throws: PhotonError.self) { _ = try LGState.pointerSocket(.object([])) }
+    }
+
+    @Test func pointerFramesCannotBeInjected() throws {
+        #expect(try LGPointer.button("HOME") == "type:button\nname:HOME\n\n")
+        #expect(try LGPointer.button("3D_MODE") == "type:button\nname:3D_MODE\n\n")
+        for bad in ["HOME\ntype:move", "home", "", "A B", String(repeating: "A", count: 40)] {
+            #expect(throws: PhotonError.self, "\(bad)") { _ = try LGPointer.button(bad) }
+        }
+        #expect(LGPointer.parse("type:button\nname:UP\n\n") == ["type": "button", "name": "UP"])
+        #expect(LGPointer.parse("type:button\nname:UP\n") == nil)
+        #expect(LGPointer.parse("garbage\n\n") == nil)
+    }
+
+    @Test func keysMapToButtonsAndServiceMenusAreRefused() throws {
+        #expect(try LGKeys.button(for: .key(.select)) == "ENTER")
+        #expect(try LGKeys.button(for: .key(.settings)) == "QMENU")
+        #expect(try LGKeys.button(for: .raw("netflix")) == "NETFLIX")
+        #expect(throws: PhotonError.self) { _ = try LGKeys.button(for: .raw("IN_START")) }
+        #expect(throws: PhotonError.self) { _ = try LGKeys.button(for: .raw("HOME\n")) }
+        #expect((try? LGKeys.button(for: .key(.next))) == nil)
+    }
+
+    @Test func helloFieldsAreSanitised() {
+        let hello = LGHello(payload: .object([
+            ("deviceUUID", "abc\u{1B}[31m"), ("deviceOSReleaseVersion", "23.20.56"), ("pairingTypes", .array(["PIN", "PROMPT"])),
+        ]))
+        #expect(hello.deviceUUID?.contains("\u{1B}") == false)
+        #expect(hello.osRelease == "23.20.56" && hello.pairingTypes == ["PIN", "PROMPT"])
+        #expect(LGWebOSAdapter.deviceID(uuid: "6c3f2a1e-9b7d-4e15-a0c4-1f2e3d4c5b6a") == "lg-1f2e3d4c5b6a")
+        #expect(LGWebOSAdapter.deviceID(uuid: "zz") == nil)
+    }
+}
