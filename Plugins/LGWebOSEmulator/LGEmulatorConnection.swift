@@ -49,7 +49,15 @@ extension EmulatedLGTV {
                 while state.withLock({ $0.misbehaviour == .silent && $0.clients[id] != nil }) {
                     try await Task.sleep(for: .milliseconds(20))
                 }
-                guard state.withLock({ $0.clients[id] != nil }), let message = try await connection.receive(timeout: nil) else { break }
+                guard state.withLock({ $0.clients[id] != nil }) else { break }
+                // Short waits, so that going silent stops the pongs too.
+                let message: WebSocketMessage?
+                do {
+                    message = try await connection.receive(timeout: .milliseconds(50))
+                } catch let error as PhotonError where error.code == .timeout {
+                    continue
+                }
+                guard let message else { break }
                 guard case .text(let text) = message, let json = try? JSONValue.parse(text), json.isObject else {
                     emit(EmulatorEvent("invalid_message"))
                     continue
