@@ -13,6 +13,7 @@ let androidTV: Target.Dependency = .product(name: "AndroidTV", package: "Photon"
 let samsung: Target.Dependency = .product(name: "SamsungTV", package: "Photon")
 let service: Target.Dependency = .product(name: "PhotonService", package: "Photon")
 let roku: Target.Dependency = .product(name: "Roku", package: "Photon")
+let lg: Target.Dependency = .product(name: "LGWebOS", package: "Photon")
 
 let package = Package(
     name: "PhotonFuzz",
@@ -31,5 +32,6 @@ let package = Package(
         .executableTarget(name: "FuzzMDNSTXT", dependencies: [core]),
         .executableTarget(name: "FuzzMAC", dependencies: [core]),
         .executableTarget(name: "FuzzRokuXML", dependencies: [core, roku]),
+        .executableTarget(name: "FuzzLGMessages", dependencies: [core, lg]),
     ]
 )

@@ -143,6 +143,9 @@ enum Benchmarks {
         // 5b. Roku against its emulator, versus rokuecp.
         rows += try await RokuBench.run(python: python, repositoryRoot: repositoryRoot)
 
+        // 5c. LG against its emulator, versus aiowebostv.
+        rows += try await LGBench.run(python: python, repositoryRoot: repositoryRoot)
+
         // 6. Discovery and probing.
         rows += try await DiscoveryBench.run(repositoryRoot: repositoryRoot)
 
@@ -192,6 +195,9 @@ enum Benchmarks {
             - Roku rows: the emulated Roku inside the benchmark process (ECP over HTTP/1.1 on
               loopback); the Python column is rokuecp 0.19.5 (aiohttp, one session per run).
               Photon keeps one HTTP connection alive per session. Same method as Android TV.
+            - LG rows: the emulated LG TV inside the benchmark process (SSAP over WSS, keys over
+              the pointer socket); the Python column is aiowebostv 0.10.0, whose connect also
+              subscribes to eight state services before the first key. Same method as Android TV.
 
             """
     }

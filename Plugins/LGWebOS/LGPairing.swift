@@ -12,7 +12,21 @@ struct LGPairingFlow: PairingFlow {
 
     func run(responder: any PairingResponder) async throws -> PairedTV {
         let (channel, pin) = try await connect(responder: responder)
-        defer { Task { await channel.close(code: 1000, reason: "") } }
+        // Closed before returning: nothing is left inside TLS when the command exits.
+        let session = SSAPChannel(stream: channel, log: context.log)
+        do {
+            let paired = try await register(channel, session: session, pin: pin, responder: responder)
+            await session.close()
+            return paired
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
+    private func register(_ channel: any MessageStream, session: SSAPChannel, pin: CertificateFingerprint?, responder: any PairingResponder) async throws
+        -> PairedTV
+    {
         let greeting = try await LGHandshake.greet(channel, timeout: context.timeout, log: context.log)
         if !greeting.hello.pairingTypes.isEmpty, !greeting.hello.pairingTypes.contains("PROMPT") {
             throw PhotonError.unsupported(
@@ -29,7 +43,6 @@ struct LGPairingFlow: PairingFlow {
                     .confirmOnTV(message: "Accept \"Photon\" on the TV's screen (within \(Int(acceptTimeout.seconds)) s)…" + note))
             })
         // The MACs for Wake-on-LAN (wired and Wi-Fi: the TV wakes only on the one it uses).
-        let session = SSAPChannel(stream: channel, log: context.log)
         session.start { _ in }
         let macs = (try? await session.request("com.webos.service.connectionmanager/getinfo", timeout: context.timeout)).map(LGState.macs) ?? []
         let host = endpoint.host

@@ -68,9 +68,9 @@ final class LGSession: AppListing {
         main.start { [weak self] reason in self?.finish(reason) }
         continuation.yield(.deviceInfo(model: greeting.modelName, vendor: "LG", version: greeting.hello.osRelease.map { "webOS \($0)" }))
         var started: [Task<Void, Never>] = []
-        // The pointer socket first (keys wait for it), then the state subscriptions, none
-        // of which a command waits for.
-        started.append(Task { [weak self] in _ = try? await self?.pointerSocket() })
+        // The state subscriptions, which no command waits for. The pointer socket is opened
+        // by the first key, so a one-shot launch or text never starts a TLS handshake it
+        // does not need.
         started.append(Task { [weak self] in await self?.subscribe() })
         if keepAlive > .zero {
             started.append(Task { [weak self] in
@@ -163,9 +163,20 @@ final class LGSession: AppListing {
         continuation.finish()
     }
 
+    /// Closes both sockets and waits for every task of the session to end, so nothing is
+    /// left inside a TLS call when the caller (a one-shot command) exits.
     func close() async {
+        let pointerStream = pointer.withLock { p -> (any MessageStream)? in
+            defer { p = nil }
+            return p
+        }
         finish(nil)
         await main.close()
+        await pointerStream?.close(code: 1000, reason: "")
+        for task in tasks.withLock({ $0 }) {
+            task.cancel()
+            await task.value
+        }
     }
 
     // MARK: the pointer socket

@@ -127,10 +127,14 @@ final class SSAPChannel: Sendable {
         }
     }
 
+    /// Closes the socket and waits for the reader to stop.
     func close() async {
         await stream.close(code: 1000, reason: "")
-        reader.withLock { $0 }?.cancel()
         failAll(PhotonError(.connectionClosed, "the session to the TV is closed"))
+        if let task = reader.withLock({ $0 }) {
+            task.cancel()
+            await task.value
+        }
     }
 }
 

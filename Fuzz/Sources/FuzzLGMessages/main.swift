@@ -1,0 +1,28 @@
+import LGWebOS
+import PhotonCore
+
+// LG SSAP frames from the TV's main socket: the frame itself, then every reader of its
+// payload (hello, volume in both shapes, power, apps, playback, MACs, the pointer
+// socket's URL) and, for the emulator's side, a pointer-socket frame.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
+    if let message = try? SSAPMessage.parse(text) {
+        _ = message.failure
+        let payload = message.payload
+        _ = LGHello(payload: payload)
+        if let volume = LGState.volume(payload) {
+            precondition(volume.level >= 0 && volume.level <= volume.maximum, "a volume outside its range")
+        }
+        _ = LGState.isOn(payload)
+        _ = LGState.foregroundApp(payload)
+        _ = LGState.launchPoints(payload)
+        _ = LGState.playback(payload)
+        for mac in LGState.macs(payload) { precondition(MACAddress.bytes(mac) != nil, "a MAC that does not parse back") }
+        if let socket = try? LGState.pointerSocket(payload) {
+            precondition(socket.path.hasPrefix("/") && !socket.path.contains("\r") && !socket.path.contains("\n"), "a pointer path that breaks the request line")
+        }
+    }
+    _ = LGPointer.parse(text)
+    return 0
+}
