@@ -17,6 +17,23 @@ while let first = arguments.first {
         print((daemon.rows + daemon.notes).joined(separator: "\n"))
         exit(0)
     }
+    if first == "--only", let brand = arguments.first {
+        // One brand's key rows, for working on them: printed, not written.
+        let python = Benchmarks.python
+        let root = Benchmarks.repositoryRoot
+        let rows: [String]
+        switch brand {
+        case "androidtv": rows = try await AndroidTVBench.run(python: python, repositoryRoot: root)
+        case "samsung": rows = try await SamsungBench.run(python: python, repositoryRoot: root)
+        case "roku": rows = try await RokuBench.run(python: python, repositoryRoot: root)
+        case "lg": rows = try await LGBench.run(python: python, repositoryRoot: root)
+        default:
+            print("--only takes androidtv, samsung, roku or lg")
+            exit(2)
+        }
+        print(rows.joined(separator: "\n"))
+        exit(0)
+    }
     if first == "--output", let path = arguments.first {
         outputPath = path
         arguments.removeFirst()

@@ -131,6 +131,7 @@ final class APIConnection: Sendable {
         case "ping": return []
         case "list": return [("tvs", .array(try await hub.list()))]
         case "status": return try await status(request)
+        case "apps": return try await apps(request)
         case "open": return try await open(request)
         case "send": return try await send(request)
         case "close":
@@ -284,6 +285,17 @@ final class APIConnection: Sendable {
             try await Task.sleep(for: .milliseconds(20))
         }
         return [("tv", .object(await connection.snapshot()))]
+    }
+
+    /// The TV's installed apps over the warm session, where its brand can list them.
+    private func apps(_ request: JSONValue) async throws -> [(String, JSONValue)] {
+        let connection = try await hub.connection(for: try string(request, "tv"))
+        let session = try await connection.ensureSession(deadline: ContinuousClock.now + hub.factory.timeout)
+        guard session.capabilities.contains(.appList), let listing = session as? any AppListing else {
+            throw PhotonError.unsupported("this TV cannot list its apps", hint: "its brand's protocol has no app list")
+        }
+        let apps = try await listing.installedApps()
+        return [("apps", .array(apps.prefix(2000).map { .object([("id", .string($0.id)), ("name", .string($0.name))]) }))]
     }
 
     private func subscribe(_ request: JSONValue) async throws -> [(String, JSONValue)] {
