@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Photon needs on a Debian/Ubuntu machine, only what is missing.
 #   scripts/setup.sh build   build dependencies (OpenSSL and Avahi headers, pkg-config)
-#   scripts/setup.sh test    + the test peers: openssl, avahi-daemon, dbus, Python venv
+#   scripts/setup.sh test    + the test peers: openssl, avahi-daemon, dbus, tmux, man, Python venv
 #                            with the pinned packages of Tests/peers/requirements.txt,
 #                            and starts dbus and a loopback-only avahi-daemon
 set -euo pipefail
@@ -23,7 +23,8 @@ command -v swift >/dev/null || {
 
 packages=(libssl-dev libavahi-client-dev pkg-config openssl)
 if [ "$mode" = test ]; then
-  packages+=(avahi-daemon avahi-utils dbus iproute2 python3 python3-venv util-linux)
+  # tmux drives `photon remote` in a real terminal; man-db and groff check the man pages.
+  packages+=(avahi-daemon avahi-utils dbus iproute2 python3 python3-venv util-linux procps tmux man-db groff-base)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -6,7 +6,7 @@ enum CommandTable {
     static func all(_ registry: AdapterRegistry) -> [CommandSpec] {
         [PairCommand.spec(registry)] + ControlCommands.specs(registry)
             + [VoiceCommand.spec, StatusCommand.spec, AppsCommand.spec, WakeCommand.spec, ProbeCommand.spec(registry), DiscoverCommand.spec]
-            + DeviceCommands.specs + IdentityCommands.specs + [KeysCommand.spec, ServeCommand.spec, DemoCommand.spec] + pending
+            + DeviceCommands.specs + IdentityCommands.specs + [KeysCommand.spec, ServeCommand.spec, DemoCommand.spec, KeyboardRemoteCommand.spec] + pending
     }
 
     /// Commands of the contract (design/cli.md) that this build does not have yet. Each
@@ -14,7 +14,6 @@ enum CommandTable {
     static let pending: [CommandSpec] = pendingCommands.map(pendingSpec)
 
     private static let pendingCommands: [(name: String, summary: String, waitsFor: String)] = [
-        ("remote", "interactive keyboard remote", "a later release"),
         ("doctor", "diagnose a connection", "a later release"),
     ]
 

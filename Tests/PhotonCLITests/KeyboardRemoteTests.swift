@@ -1,0 +1,291 @@
+import Foundation
+import PhotonCore
+import PhotonTestSupport
+import Testing
+
+@testable import PhotonCLI
+
+/// The keyboard remote's parts: the key decoder, the key map, the press queue and the
+/// screen.
+@Suite struct KeyboardRemoteUnitTests {
+    @Test func escapeSequencesInBothFormsAndSplitAcrossReads() {
+        var decoder = TerminalKeyDecoder()
+        #expect(decoder.feed(Array("\u{1B}[A\u{1B}OB\u{1B}[C\u{1B}[D".utf8)) == [.up, .down, .right, .left])
+        #expect(decoder.feed(Array("\u{1B}[H\u{1B}[1~\u{1B}OH\u{1B}[7~".utf8)) == [.home, .home, .home, .home])
+        // A sequence split over reads waits for its end.
+        #expect(decoder.feed([0x1B, UInt8(ascii: "[")]) == [])
+        #expect(decoder.isPending)
+        #expect(decoder.feed([UInt8(ascii: "A")]) == [.up])
+        // Function keys and the like are not mistaken for anything.
+        #expect(decoder.feed(Array("\u{1B}[15~".utf8)) == [.unknown])
+    }
+
+    @Test func aBareEscIsToldApartByTime() {
+        var decoder = TerminalKeyDecoder()
+        #expect(decoder.feed([0x1B]) == [])
+        #expect(decoder.isPending)
+        #expect(decoder.flushEscape() == [.escape])
+        #expect(!decoder.isPending)
+        // Esc followed by another key at once: Esc, then the key.
+        #expect(decoder.feed([0x1B, UInt8(ascii: "q")]) == [.escape, .character("q")])
+    }
+
+    @Test func controlBytesAndUTF8() {
+        var decoder = TerminalKeyDecoder()
+        #expect(decoder.feed([0x0D, 0x7F, 0x08, 0x03, 0x04, 0x09]) == [.enter, .backspace, .backspace, .interrupt, .interrupt, .tab])
+        #expect(decoder.feed(Array("é".utf8).prefix(1).map { $0 }) == [])
+        #expect(decoder.feed(Array(Array("é".utf8).dropFirst())) == [.character("é")])
+        #expect(decoder.feed([0xFF]) == [.unknown])
+    }
+
+    @Test func theDefaultKeyMap() {
+        let cases: [(TerminalInput, RemoteAction)] = [
+            (.up, .send(.key(.key(.up), .press))), (.enter, .send(.key(.key(.select), .press))),
+            (.backspace, .send(.key(.key(.back), .press))), (.escape, .send(.key(.key(.back), .press))),
+            (.character("h"), .send(.key(.key(.home), .press))), (.home, .send(.key(.key(.home), .press))),
+            (.character("+"), .send(.volume(.up))), (.character("-"), .send(.volume(.down))), (.character("m"), .send(.volume(.mute))),
+            (.character(" "), .send(.key(.key(.playPause), .press))), (.character("p"), .send(.key(.key(.power), .press))),
+            (.character("7"), .send(.key(.key(.digit7), .press))), (.character("/"), .textLine), (.character("a"), .appList),
+            (.character("?"), .help), (.character("q"), .quit), (.interrupt, .quit),
+        ]
+        for (input, action) in cases { #expect(RemoteKeyMap.action(for: input) == action, "\(input)") }
+        #expect(RemoteKeyMap.action(for: .character("z")) == nil)
+        #expect(RemoteKeyMap.action(for: .character("٣")) == nil)
+    }
+
+    @Test func keysTheTVLacksAreUnavailable() {
+        let keys: Set<RemoteKey> = [.up, .down, .left, .right, .select, .back, .home]
+        let caps = Capabilities(.keys)
+        #expect(RemoteKeyMap.unavailability(of: .send(.key(.key(.up), .press)), keys: keys, capabilities: caps) == nil)
+        #expect(RemoteKeyMap.unavailability(of: .send(.key(.key(.playPause), .press)), keys: keys, capabilities: caps) != nil)
+        #expect(RemoteKeyMap.unavailability(of: .send(.key(.key(.digit1), .press)), keys: keys, capabilities: caps) != nil)
+        #expect(RemoteKeyMap.unavailability(of: .textLine, keys: keys, capabilities: caps) != nil)
+        #expect(RemoteKeyMap.unavailability(of: .appList, keys: keys, capabilities: Capabilities(.keys, .appList)) == nil)
+    }
+
+    @Test func aHeldKeyGoesAtTheTVsPaceAndDifferentKeysAllGoInOrder() async throws {
+        let sent = Locked<[RemoteCommand]>([])
+        let queue = PressQueue(
+            send: { command in
+                try await Task.sleep(for: .milliseconds(30))
+                sent.withLock { $0.append(command) }
+            }, report: { _, _ in })
+        let up = RemoteCommand.key(.key(.up), .press)
+        // Auto-repeat: 40 presses in 200 ms while each send takes 30 ms.
+        for _ in 0..<40 {
+            queue.submit(up, label: "up")
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let held = sent.withLock { $0.count }
+        #expect(held >= 2 && held <= 12, "\(held) presses")
+        // Let go: nothing more is sent.
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(sent.withLock { $0.count } == held)
+        // Typed quickly, different keys all arrive, in order.
+        sent.withLock { $0 = [] }
+        let typed: [RemoteKey] = [.up, .select, .home, .digit5, .back]
+        for key in typed { queue.submit(.key(.key(key), .press), label: key.rawValue) }
+        for _ in 0..<100 where sent.withLock({ $0.count }) < typed.count { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(sent.withLock { $0 } == typed.map { .key(.key($0), .press) })
+        // Text is never dropped as a repeat.
+        sent.withLock { $0 = [] }
+        queue.submit(.text("a"), label: "text", repeatable: false)
+        queue.submit(.text("a"), label: "text", repeatable: false)
+        for _ in 0..<100 where sent.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(sent.withLock { $0.count } == 2)
+    }
+
+    @Test func theScreenMarksUnavailableKeysAndHonoursNoColor() {
+        var screen = RemoteScreen(name: "den", route: "direct", color: false)
+        screen.unavailable["a"] = "this TV cannot list its apps"
+        screen.apply(.power(isOn: true))
+        screen.apply(.currentApp("netflix"))
+        screen.apply(.volume(VolumeState(level: 9, maximum: 100, muted: true)))
+        let plain = screen.render(columns: 100, rows: 30)
+        #expect(plain.contains("apps — unavailable: this TV cannot list its apps"))
+        #expect(plain.contains("power: on") && plain.contains("app: netflix") && plain.contains("volume: 9/100 muted"))
+        // Without colour, the only escapes are cursor positioning and line clearing.
+        #expect(!plain.contains("\u{1B}[7m") && !plain.contains("\u{1B}[1m"))
+        screen.color = true
+        #expect(screen.render(columns: 100, rows: 30).contains("\u{1B}[7m"))
+        // A tiny window still ends with the status and message lines, cut to its width.
+        let tiny = screen.render(columns: 20, rows: 5).components(separatedBy: "\r\n")
+        #expect(tiny.count == 5)
+        // Text from the TV cannot break the screen.
+        screen.apply(.currentApp("evil\u{1B}[2Japp"))
+        #expect(!screen.render(columns: 100, rows: 30).contains("evil\u{1B}[2J"))
+    }
+}
+
+/// `photon remote` in a real terminal: tmux runs it against an emulated TV; keys are typed
+/// with `send-keys`, the screen is read with `capture-pane`, and the emulator says what
+/// arrived.
+@Suite(.serialized) struct KeyboardRemoteTmuxTests {
+    final class Tmux {
+        let socket: String
+        let session = "remote"
+        init() throws {
+            socket = FileManager.default.temporaryDirectory.appendingPathComponent("photon-tmux-\(UUID().uuidString.prefix(8))").path
+            try run(["new-session", "-d", "-s", session, "-x", "100", "-y", "30", "env -i PATH=/usr/bin:/bin TERM=xterm-256color HOME=/tmp bash --norc --noprofile"])
+        }
+
+        /// Runs a tmux command. Its output goes through a file: tmux hands the client's
+        /// descriptors to its server, which would hold a pipe open for ever.
+        @discardableResult
+        func run(_ arguments: [String]) throws -> String {
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            // Every descriptor but 0–2 is closed first: the server tmux starts would keep
+            // one this test process leaked (a pipe it waits on) open for ever.
+            let script = #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null; done; out=$1; shift; exec "$@" </dev/null >"$out" 2>&1"#
+            let result = try TestEnvironment.run("/bin/bash", ["-c", script, "bash", out, "/usr/bin/tmux", "-S", socket] + arguments)
+            let output = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            guard result.status == 0 else { throw TestFailure("tmux \(arguments): \(output)") }
+            return output
+        }
+        func type(_ keys: String...) throws { for key in keys { try run(["send-keys", "-t", session, key]) } }
+        func literal(_ text: String) throws { try run(["send-keys", "-t", session, "-l", text]) }
+        func screen() throws -> String { try run(["capture-pane", "-t", session, "-p"]) }
+        func waitFor(_ text: String, timeout: Duration = .seconds(15)) async throws {
+            let end = ContinuousClock.now + timeout
+            while ContinuousClock.now < end {
+                if try screen().contains(text) { return }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            throw TestFailure("the screen never showed '\(text)':\n\(try screen())")
+        }
+        deinit { _ = try? TestEnvironment.run("/usr/bin/tmux", ["-S", socket, "kill-server"]) }
+    }
+
+    static var tmuxAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+
+    func pair(_ emulator: EmulatorProcess, _ home: URL, brand: String) async throws {
+        let p = try TestProcess(
+            try AndroidTVEndToEndTests.binary("photon"),
+            ["pair", "127.0.0.1:\(emulator.port)", "--brand", brand, "--trust", emulator.fingerprint, "--name", "den", "--home", home.path]
+                + (brand == "samsung" ? ["--rest-port", String(emulator.restPort)] : []))
+        p.closeStandardInput()
+        #expect(await p.waitForExit() == 0, "\(p.standardError)")
+    }
+
+    func keys(_ emulator: EmulatorProcess) -> [String] { emulator.events("key").compactMap { $0["key"] as? String } }
+
+    @Test func drivesTheTVAndRestoresTheTerminal() async throws {
+        try #require(Self.tmuxAvailable, "tmux is installed by scripts/setup.sh test")
+        let emulator = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
+        defer { emulator.process.terminate() }
+        let home = try TestEnvironment.temporaryDirectory("photon-remote")
+        try await pair(emulator, home, brand: "lg")
+        let tmux = try Tmux()
+        let photon = try AndroidTVEndToEndTests.binary("photon")
+        try tmux.literal("\(photon) remote den --home \(home.path); echo EXIT=$?")
+        try tmux.type("Enter")
+        try await tmux.waitFor("Photon remote — den")
+        // The key map is shown on start, and the status line follows the TV.
+        try await tmux.waitFor("app: com.webos.app.home")
+        #expect(try tmux.screen().contains("Backspace Esc back"))
+        // Distinct keys typed quickly all arrive, in order.
+        try tmux.type("Up", "Enter", "h", "+", "5", "BSpace")
+        for _ in 0..<100 where keys(emulator).count < 6 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(keys(emulator) == ["UP", "ENTER", "HOME", "VOLUMEUP", "5", "BACK"])
+        // A bare Esc is back, told apart from an arrow's escape sequence.
+        try tmux.type("Escape")
+        for _ in 0..<100 where keys(emulator).count < 7 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(keys(emulator).last == "BACK")
+        // The text line.
+        try tmux.type("/")
+        try await tmux.waitFor("Enter sends it")
+        try tmux.literal("the expanse")
+        try tmux.type("Enter")
+        for _ in 0..<100 where emulator.events("text").isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(emulator.events("text").first?["text"] as? String == "the expanse")
+        // The app pick list.
+        try tmux.type("a")
+        try await tmux.waitFor("Enter launches")
+        try tmux.type("Down", "Down", "Enter")
+        for _ in 0..<100 where emulator.events("launch").isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(emulator.events("launch").first?["app"] as? String == "youtube.leanback.v4")
+        try await tmux.waitFor("app: youtube.leanback.v4")
+        // ? hides and shows the key map.
+        try tmux.type("?")
+        try await tmux.waitFor("Press ? for the key map")
+        // q quits with 0, and the terminal is as it was.
+        try tmux.type("q")
+        try await tmux.waitFor("EXIT=0")
+        try tmux.literal("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e isig | tr '\\n' ,; echo")
+        try tmux.type("Enter")
+        try await tmux.waitFor("isig,icanon,echo,")
+    }
+
+    @Test func sigtermAndCtrlCRestoreTheTerminalAndAHeldKeyDoesNotFlood() async throws {
+        try #require(Self.tmuxAvailable, "tmux is installed by scripts/setup.sh test")
+        // Samsung paces keys (300 ms): auto-repeat must not queue up behind it.
+        let emulator = try await EmulatorProcess.samsung()
+        defer { emulator.process.terminate() }
+        let home = try TestEnvironment.temporaryDirectory("photon-remote")
+        try await pair(emulator, home, brand: "samsung")
+        let tmux = try Tmux()
+        let photon = try AndroidTVEndToEndTests.binary("photon")
+        try tmux.literal("\(photon) remote den --home \(home.path); echo EXIT=$?")
+        try tmux.type("Enter")
+        try await tmux.waitFor("connected (direct)")
+        // Hold Up: 30 repeats in about 300 ms.
+        for _ in 0..<30 {
+            try tmux.type("Up")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(1500))
+        let held = keys(emulator).count
+        #expect(held >= 1 && held <= 6, "\(held) keys for a held key")
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(keys(emulator).count == held, "keys went on after the key was let go")
+        // Ctrl-C quits (raw mode: it is a byte, not a signal).
+        try tmux.type("C-c")
+        try await tmux.waitFor("EXIT=0")
+        // SIGTERM: the terminal is restored and the exit status says so.
+        try tmux.literal("\(photon) remote den --home \(home.path); echo TERM=$?")
+        try tmux.type("Enter")
+        try await tmux.waitFor("connected (direct)")
+        let shell = try tmux.run(["display-message", "-p", "-t", tmux.session, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let child = try TestEnvironment.run("/usr/bin/pgrep", ["-P", shell]).output.split(separator: "\n").first.flatMap { Int32($0) }
+        kill(try #require(child), SIGTERM)
+        try await tmux.waitFor("TERM=143")
+        try tmux.literal("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ,; echo")
+        try tmux.type("Enter")
+        try await tmux.waitFor("icanon,echo,")
+    }
+
+    @Test func goesThroughTheDaemonWhenItRuns() async throws {
+        try #require(Self.tmuxAvailable, "tmux is installed by scripts/setup.sh test")
+        let emulator = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
+        defer { emulator.process.terminate() }
+        let home = try TestEnvironment.temporaryDirectory("photon-remote")
+        try await pair(emulator, home, brand: "lg")
+        let daemon = try TestProcess(try AndroidTVEndToEndTests.binary("photon"), ["serve", "--json", "--home", home.path])
+        defer { daemon.terminate() }
+        try await daemon.waitFor("\"event\":\"ready\"")
+        let tmux = try Tmux()
+        try tmux.literal("\(try AndroidTVEndToEndTests.binary("photon")) remote den --home \(home.path); echo EXIT=$?")
+        try tmux.type("Enter")
+        try await tmux.waitFor("connected (photon serve)")
+        try await tmux.waitFor("volume: 12/100")
+        try tmux.type("Right", "Left", "-")
+        for _ in 0..<100 where keys(emulator).count < 3 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(keys(emulator) == ["RIGHT", "LEFT", "VOLUMEDOWN"])
+        // The TV's own change reaches the status line through the daemon's events.
+        try await tmux.waitFor("volume: 11/100")
+        try tmux.type("q")
+        try await tmux.waitFor("EXIT=0")
+        // Two connections to the TV in all: pairing's and the daemon's.
+        #expect(emulator.events("client_connected").count == 2)
+    }
+
+    @Test func withoutATerminalItIsAUsageError() async throws {
+        let home = try TestEnvironment.temporaryDirectory("photon-remote")
+        let p = try TestProcess(try AndroidTVEndToEndTests.binary("photon"), ["remote", "den", "--home", home.path])
+        p.closeStandardInput()
+        #expect(await p.waitForExit() == 2)
+        #expect(p.standardError.contains("needs a terminal"))
+    }
+}
