@@ -185,31 +185,56 @@ final class LGSession: AppListing {
     /// connection: to the TV already connected (never to a host the TV names), with the
     /// main socket's security, never weaker.
     private func pointerSocket() async throws -> any MessageStream {
-        try await pointerGate.withGate {
+        if let open = pointer.withLock({ $0 }) { return open }
+        return try await pointerGate.withGate {
             if let open = self.pointer.withLock({ $0 }) { return open }
-            let reply = try await self.main.request("com.webos.service.networkinput/getPointerInputSocket", timeout: self.context.timeout)
-            let socket = try LGState.pointerSocket(reply)
-            guard socket.secure == self.security.isTLS else {
-                throw PhotonError(
-                    .protocolViolation, "the TV offered a \(socket.secure ? "TLS" : "plain") pointer socket on a \(self.security.isTLS ? "TLS" : "plain") session",
-                    hint: "Photon does not downgrade a session's security; check for something between you and the TV")
+            // The TLS handshake to the TV's port runs while the TV answers the request for
+            // the path: the socket is almost always on the main port.
+            let connector = self.context.connector, endpoint = self.device.endpoint, security = self.security, timeout = self.context.timeout
+            let early = Task { try await connector.openByteStream(to: endpoint, security: security, timeout: timeout) }
+            let socket: (secure: Bool, port: UInt16?, path: String)
+            do {
+                let reply = try await self.main.request("com.webos.service.networkinput/getPointerInputSocket", timeout: timeout)
+                socket = try LGState.pointerSocket(reply)
+                guard socket.secure == security.isTLS else {
+                    throw PhotonError(
+                        .protocolViolation, "the TV offered a \(socket.secure ? "TLS" : "plain") pointer socket on a \(security.isTLS ? "TLS" : "plain") session",
+                        hint: "Photon does not downgrade a session's security; check for something between you and the TV")
+                }
+            } catch {
+                if let stream = try? await early.value { await stream.close() }
+                throw error
             }
-            let endpoint = Endpoint(host: self.device.host, port: socket.port ?? self.device.port)
-            let stream = try await self.context.connector.openMessageStream(
-                MessageStreamRequest(endpoint: endpoint, target: socket.path, security: self.security, maxMessageSize: SSAPMessage.maximumPointerSize),
-                timeout: self.context.timeout)
+            let target = Endpoint(host: endpoint.host, port: socket.port ?? endpoint.port)
+            var stream = try? await early.value
+            if target.port != endpoint.port, let unused = stream {
+                await unused.close()
+                stream = nil
+            }
+            let request = MessageStreamRequest(endpoint: target, target: socket.path, security: security, maxMessageSize: SSAPMessage.maximumPointerSize)
+            let channel: any MessageStream
+            if let stream {
+                do {
+                    channel = try await connector.upgradeToMessageStream(stream, request: request, timeout: timeout)
+                } catch {
+                    await stream.close()
+                    throw error
+                }
+            } else {
+                channel = try await connector.openMessageStream(request, timeout: timeout)
+            }
             if self.state.withLock({ $0.closed }) {
-                await stream.close(code: 1000, reason: "")
+                await channel.close(code: 1000, reason: "")
                 throw PhotonError(.connectionClosed, "the session to the TV is closed")
             }
-            self.pointer.withLock { $0 = stream }
+            self.pointer.withLock { $0 = channel }
             // The TV sends nothing here; reading answers its pings and notices a close.
             let drain = Task { [weak self] in
-                while let frame = try? await stream.receive(timeout: nil) { _ = frame }
-                self?.pointer.withLock { p in if p === stream { p = nil } }
+                while let frame = try? await channel.receive(timeout: nil) { _ = frame }
+                self?.pointer.withLock { p in if p === channel { p = nil } }
             }
             self.tasks.withLock { $0.append(drain) }
-            return stream
+            return channel
         }
     }
 
