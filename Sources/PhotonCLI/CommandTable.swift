@@ -6,7 +6,7 @@ enum CommandTable {
     static func all(_ registry: AdapterRegistry) -> [CommandSpec] {
         [PairCommand.spec(registry)] + ControlCommands.specs(registry)
             + [VoiceCommand.spec, StatusCommand.spec, AppsCommand.spec, WakeCommand.spec, ProbeCommand.spec(registry), DiscoverCommand.spec]
-            + DeviceCommands.specs + IdentityCommands.specs + [KeysCommand.spec, ServeCommand.spec, DemoCommand.spec, KeyboardRemoteCommand.spec] + pending
+            + DeviceCommands.specs + IdentityCommands.specs + [KeysCommand.spec, ServeCommand.spec, DemoCommand.spec, KeyboardRemoteCommand.spec, DoctorCommand.spec(registry)] + pending
     }
 
     /// Commands of the contract (design/cli.md) that this build does not have yet. Each
@@ -14,7 +14,6 @@ enum CommandTable {
     static let pending: [CommandSpec] = pendingCommands.map(pendingSpec)
 
     private static let pendingCommands: [(name: String, summary: String, waitsFor: String)] = [
-        ("doctor", "diagnose a connection", "a later release"),
     ]
 
     private static func pendingSpec(_ item: (name: String, summary: String, waitsFor: String)) -> CommandSpec {

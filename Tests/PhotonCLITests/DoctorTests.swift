@@ -1,0 +1,111 @@
+import Foundation
+import PhotonCore
+import PhotonStore
+import PhotonTestSupport
+import Testing
+
+@testable import PhotonCLI
+
+/// `photon doctor` through the `photon` binary against emulated TVs, and its redaction.
+@Suite(.serialized) struct DoctorTests {
+    func photon(_ home: URL, _ arguments: [String]) async throws -> TestProcess {
+        let p = try TestProcess(try AndroidTVEndToEndTests.binary("photon"), arguments + ["--home", home.path])
+        p.closeStandardInput()
+        _ = await p.waitForExit()
+        return p
+    }
+
+    @Test func redactionMasksHostOctetsMACsAndPins() {
+        let text = """
+            192.168.1.23 and 10.0.0.7; AA:BB:CC:DD:EE:FF and 02-00-00-4c-47-01;
+            pin 9F:86:D0:81:88:4C:7D:65:9A:2F:EA:A0:C5:5A:D0:15:A3:BF:4F:1B:2B:0B:82:2C:D1:5D:6C:15:B0:F0:0A:08
+            and 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+            """
+        let out = DoctorReport.redact(text)
+        #expect(out.contains("192.168.1.***") && out.contains("10.0.0.***"))
+        #expect(out.contains("AA:BB:CC:**:**:**") && out.contains("02-00-00:**:**:**"))
+        #expect(out.components(separatedBy: "SHA256:9f86d081...[REDACTED]").count == 3)
+        #expect(!out.contains("192.168.1.23") && !out.contains("DD:EE:FF") && !out.contains("884c7d65"))
+    }
+
+    @Test func aHealthyTVPassesEveryStepAndTheReportHidesWhatIdentifiesTheHome() async throws {
+        let emulator = try await EmulatorProcess.samsung()
+        defer { emulator.process.terminate() }
+        let home = try TestEnvironment.temporaryDirectory("photon-doctor")
+        let pair = try await photon(home, [
+            "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint, "--name", "den",
+        ])
+        #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
+        let doctor = try await photon(home, ["doctor", "den"])
+        #expect(doctor.process.terminationStatus == 0, "\(doctor.standardOutput)\(doctor.standardError)")
+        for step in 1...9 { #expect(doctor.standardOutput.contains(" \(step). "), "step \(step)") }
+        #expect(doctor.standardOutput.contains("matches the pin"))
+        #expect(doctor.standardOutput.contains("no key was sent"))
+        // No key reached the TV.
+        #expect(emulator.events("key").isEmpty)
+
+        let token = try #require(await Store(paths: StorePaths(home: home)).secrets(for: "samsung-0200005a4d53")["token"])
+        let report = try await photon(home, ["doctor", "den", "--report"])
+        #expect(report.process.terminationStatus == 0)
+        #expect(report.standardOutput.contains("photon doctor report"))
+        #expect(report.standardOutput.contains("127.0.0.***") && !report.standardOutput.contains("127.0.0.1"))
+        #expect(report.standardOutput.contains("02:00:00:**:**:**") && !report.standardOutput.contains("5A:4D:53"))
+        #expect(report.standardOutput.contains("...[REDACTED]"))
+        let fullPin = emulator.fingerprint.replacingOccurrences(of: ":", with: "").lowercased()
+        for output in [report.standardOutput, doctor.standardOutput] {
+            #expect(!output.contains(token))
+            #expect(!output.lowercased().replacingOccurrences(of: ":", with: "").contains(fullPin) || output == doctor.standardOutput)
+        }
+        #expect(!report.standardOutput.lowercased().replacingOccurrences(of: ":", with: "").contains(fullPin))
+        let json = try await photon(home, ["doctor", "den", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        #expect(object?["exitCode"] as? Int == 0)
+        #expect((object?["steps"] as? [[String: Any]])?.count == 9)
+        #expect(!json.standardOutput.contains("127.0.0.1") && !json.standardOutput.contains(token))
+    }
+
+    @Test func theExitCodeIsTheClassOfTheFirstFailedStep() async throws {
+        let state = try TestEnvironment.temporaryDirectory("doctor-tv-state")
+        var emulator = try await EmulatorProcess.samsung(["--state", state.path])
+        let home = try TestEnvironment.temporaryDirectory("photon-doctor")
+        let pair = try await photon(home, [
+            "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint, "--name", "den",
+        ])
+        #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
+        let ports = [String(emulator.port), String(emulator.restPort)]
+        emulator.process.terminate()
+        _ = await emulator.process.waitForExit()
+
+        // Nothing listens: 3, at the ports step.
+        let down = try await photon(home, ["doctor", "den"])
+        #expect(down.process.terminationStatus == 3, "\(down.standardOutput)")
+        #expect(down.standardOutput.contains("✗ 5. ports"))
+
+        // The TV forgot its tokens and denies: 4, at the pairing step.
+        try FileManager.default.removeItem(at: state.appendingPathComponent("tokens.txt"))
+        emulator = try await EmulatorProcess.start(["samsung", "--state", state.path, "--port", ports[0], "--rest-port", ports[1], "--accept", "deny"])
+        let refused = try await photon(home, ["doctor", "den"])
+        #expect(refused.process.terminationStatus == 4, "\(refused.standardOutput)")
+        #expect(refused.standardOutput.contains("✗ 8. pairing"))
+        emulator.process.terminate()
+        _ = await emulator.process.waitForExit()
+
+        // Another certificate: 5, at the TLS step, with the advice to pair again.
+        let impostor = try await EmulatorProcess.start(["samsung", "--port", ports[0], "--rest-port", ports[1]])
+        defer { impostor.process.terminate() }
+        let pin = try await photon(home, ["doctor", "den"])
+        #expect(pin.process.terminationStatus == 5, "\(pin.standardOutput)")
+        #expect(pin.standardOutput.contains("✗ 6. TLS certificate") && pin.standardOutput.contains("--replace"))
+        #expect(impostor.events("key").isEmpty)
+    }
+
+    @Test func aLoosePermissionIsAFailedStoreStep() async throws {
+        let home = try TestEnvironment.temporaryDirectory("photon-doctor")
+        let paths = StorePaths(home: home)
+        _ = try await Store(paths: paths).clientIdentity()
+        chmod(paths.dataDirectory.path, 0o755)
+        let doctor = try await photon(home, ["doctor"])
+        #expect(doctor.process.terminationStatus == 1)
+        #expect(doctor.standardOutput.contains("✗ 1. store") && doctor.standardOutput.contains("chmod 700"))
+    }
+}
