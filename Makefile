@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: demo test build bench fuzz fuzz-ci setup clean
+.PHONY: demo test build bench fuzz fuzz-ci setup clean install
 
 ## make demo: install what is missing, build, run `photon demo`
 demo:
@@ -44,6 +44,16 @@ fuzz:
 fuzz-ci:
 	scripts/setup.sh build
 	Fuzz/run.sh 5
+
+## make install PREFIX=/usr/local: release binaries (photon, photon-cli, photon-emulator),
+## man pages, shell completions and the systemd user unit (DESTDIR for packagers)
+PREFIX ?= /usr/local
+install:
+	scripts/setup.sh build
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-cli
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-emulator
+	scripts/install.sh "$(PREFIX)"
 
 setup:
 	scripts/setup.sh test

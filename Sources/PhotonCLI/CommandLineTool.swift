@@ -2,6 +2,7 @@ import Foundation
 import PhotonCore
 import PhotonPlugins
 import PhotonStore
+import PhotonWire
 
 /// The `photon` command line: parses, runs one command, prints the result or the error
 /// (message and hint on stderr; also a JSON error object with `--json`), and returns the
@@ -30,6 +31,18 @@ public enum PhotonCommandLine {
         registry: AdapterRegistry = BuiltInPlugins.adapters
     ) async -> Int32 {
         let wantsJSON = arguments.contains("--json")
+        // Not a command of the table: what `make install` runs to write photon(1), and what
+        // shell completion asks for when photon-cli is run by that name.
+        if arguments == [ManPages.command] {
+            terminal.write(ManPages.photon(registry).roff)
+            return 0
+        }
+        if arguments.first == CompletionNames.command {
+            let directory = CompletionNames.configDirectory(home: CompletionNames.home(in: arguments), environment: { environment[$0] })
+            let bytes = directory.flatMap { FileManager.default.contents(atPath: $0 + "/devices.json") }.map { Array($0) } ?? []
+            for name in CompletionNames.nicknames(fromDevicesFile: bytes) { terminal.write(name + "\n") }
+            return 0
+        }
         do {
             let parser = parser(for: registry)
             let parsed = try parser.parse(arguments)

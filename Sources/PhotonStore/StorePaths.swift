@@ -42,8 +42,10 @@ public struct StorePaths: Sendable, Hashable {
         }
         // The same rule the `photon` front end follows to find the daemon.
         let runtime = URL(fileURLWithPath: DaemonWire.runtimeDirectory(home: nil, environment: { environment[$0] })!)
+        // The same rule shell completion follows to list nicknames.
+        let config = URL(fileURLWithPath: CompletionNames.configDirectory(home: nil, environment: { environment[$0] })!)
         return StorePaths(
-            configDirectory: xdg("XDG_CONFIG_HOME", ".config").appendingPathComponent("photon"),
+            configDirectory: config,
             dataDirectory: xdg("XDG_DATA_HOME", ".local/share").appendingPathComponent("photon"),
             runtimeDirectory: runtime)
     }

@@ -72,6 +72,26 @@ func commandHelp(_ command: CommandSpec<EmulatorRun>) -> String {
     return text
 }
 
+// photon-emulator(1) from the same table, for `make install`.
+if Array(CommandLine.arguments.dropFirst()) == ["__manpage"] {
+    let page = ManPage(
+        name: "photon-emulator", summary: "emulated TVs that speak the real protocols, for trying and testing Photon without a TV",
+        synopsis: ["BRAND [OPTIONS]", "BRAND --help"],
+        description: [
+            "photon-emulator runs one emulated TV of a brand until it is killed. It listens on loopback by default, speaks the brand's real protocol (TLS certificates, pairing prompts and codes, keys, text, apps, state), and prints one JSON object per line on stdout for everything that happens, each with t, the CLOCK_MONOTONIC time in seconds.",
+            "Ports given as 0 are chosen free; the ready line says which. Options that make it misbehave (refuse, time out, go silent, send garbage) exist to test clients.",
+        ],
+        commands: commands.map { ManPage.Command(usage: "photon-emulator \($0.name) [OPTIONS]", summary: $0.summary, options: $0.options, details: $0.details) },
+        options: commonOptions,
+        exitStatus: [("0", "stopped by a signal after running"), ("1", "it could not start (a port in use)"), ("2", "usage: a bad command line")],
+        files: [("DIR", "with --state DIR: the emulated TV's certificate and the clients it paired, kept across restarts")],
+        environment: [("SWIFT_BACKTRACE", "as for any Swift program")],
+        examples: BuiltInPlugins.emulators.map { "photon-emulator \($0.brand) --port 0" },
+        seeAlso: ["photon(1)"], version: "0.1.0")
+    print(page.roff, terminator: "")
+    exit(0)
+}
+
 do {
     let parsed = try parser.parse(Array(CommandLine.arguments.dropFirst()))
     guard let command = parsed.command else {

@@ -1,4 +1,5 @@
 import Glibc
+import PhotonWire
 
 // `photon`: answers the commonest commands — one key, text, an app, volume — through a
 // running `photon serve` in about a millisecond of its own, without loading the TLS,
@@ -8,6 +9,24 @@ import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
+
+// Shell completion asks for the paired TVs' nicknames: the metadata file, never secrets.
+if arguments.first == CompletionNames.command {
+    if let directory = CompletionNames.configDirectory(home: CompletionNames.home(in: arguments), environment: environment),
+        let file = fopen(directory + "/devices.json", "r")
+    {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count < 4 << 20 {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        fclose(file)
+        for name in CompletionNames.nicknames(fromDevicesFile: bytes) { print(name) }
+    }
+    exit(0)
+}
 
 if let fast = FastCommand(arguments, environment: environment), let socket = fast.socketPath(environment: environment),
     case .finished(let status) = FrontEnd.run(fast, socket: socket)

@@ -1,0 +1,123 @@
+import Foundation
+import PhotonCore
+import PhotonStore
+import PhotonTestSupport
+import Testing
+
+/// Shell completions (bash sourced and its function called), man pages rendered by
+/// `man -l` without a warning, and `scripts/install.sh` (what `make install` runs after the
+/// release build) laying everything out under a prefix.
+@Suite(.serialized) struct InstallTests {
+    /// Runs bash with the completion script sourced and prints what `_photon` offers for
+    /// each line of `lines` (words separated by spaces; a trailing space means an empty
+    /// word to complete).
+    func complete(_ script: String, _ lines: [String], home: URL) throws -> [String] {
+        let dir = try TestEnvironment.temporaryDirectory("photon-completion")
+        let scriptFile = dir.appendingPathComponent("photon.bash")
+        try script.write(to: scriptFile, atomically: true, encoding: .utf8)
+        var driver = "export PATH=\(TestEnvironment.repositoryRoot.appendingPathComponent(".build/debug").path):$PATH\nsource \(scriptFile.path)\n"
+        driver += "comp() { read -ra COMP_WORDS <<< \"$1\"; [[ \"$1\" == *' ' ]] && COMP_WORDS+=(''); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _photon; echo \"${COMPREPLY[*]}\"; }\n"
+        for line in lines { driver += "comp '\(line.replacingOccurrences(of: "HOME", with: home.path))'\n" }
+        let driverFile = dir.appendingPathComponent("driver.sh")
+        try driver.write(to: driverFile, atomically: true, encoding: .utf8)
+        let result = try TestEnvironment.run("/bin/bash", [driverFile.path])
+        #expect(result.status == 0, "\(result.output)")
+        return result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    func home(withTVs names: [String]) async throws -> URL {
+        let home = try TestEnvironment.temporaryDirectory("photon-completion-home")
+        let store = Store(paths: StorePaths(home: home))
+        for (index, name) in names.enumerated() {
+            try await store.save(PairedTV(
+                device: DeviceRecord(id: "roku-\(index)", nickname: name, brand: "roku", host: "127.0.0.\(index + 2)", port: 8060),
+                secrets: DeviceSecrets(values: ["token": "SECRET-\(index)"])))
+        }
+        return home
+    }
+
+    @Test func bashCompletesCommandsOptionsBrandsKeysAndTVs() async throws {
+        let home = try await home(withTVs: ["den", "living-room"])
+        let script = try TestEnvironment.run(try AndroidTVEndToEndTests.binary("photon"), ["completions", "bash"])
+        #expect(script.status == 0)
+        let offered = try complete(script.output, [
+            "photon ke", "photon key --home HOME ", "photon key --home HOME den vol", "photon pair --bra", "photon pair --brand ",
+            "photon completions ", "photon identity ", "photon volume --home HOME den ", "photon doctor --home HOME ", "photon remote --home HOME l",
+        ], home: home)
+        #expect(offered[0] == "key keys")
+        #expect(offered[1] == "den living-room")
+        #expect(offered[2] == "volume-up volume-down")
+        #expect(offered[3] == "--brand")
+        #expect(offered[4] == "androidtv samsung roku lg")
+        #expect(offered[5] == "bash zsh fish")
+        #expect(offered[6] == "show regenerate")
+        #expect(offered[7] == "up down mute")
+        #expect(offered[8] == "den living-room")
+        #expect(offered[9] == "living-room")
+    }
+
+    @Test func nicknamesComeFastFromTheMetadataFileAlone() async throws {
+        let home = try await home(withTVs: ["b-tv", "a-tv"])
+        // The secrets file is garbage: completion must not even read it.
+        try Data("not json".utf8).write(to: StorePaths(home: home).secretsFile)
+        for binary in ["photon", "photon-cli"] {
+            let result = try TestEnvironment.run(try AndroidTVEndToEndTests.binary(binary), ["__complete-tvs", "--home", home.path])
+            #expect(result.status == 0)
+            #expect(result.output == "a-tv\nb-tv\n", "\(binary)")
+        }
+        // No store: nothing, and no error.
+        let empty = try TestEnvironment.temporaryDirectory("photon-completion-none")
+        #expect(try TestEnvironment.run(try AndroidTVEndToEndTests.binary("photon"), ["__complete-tvs", "--home", empty.path]).output == "")
+    }
+
+    @Test func zshAndFishScriptsAreGeneratedFromTheSameTable() throws {
+        let zsh = try TestEnvironment.run(try AndroidTVEndToEndTests.binary("photon"), ["completions", "zsh"])
+        #expect(zsh.output.hasPrefix("#compdef photon"))
+        #expect(zsh.output.contains("remote:") && zsh.output.contains("doctor:") && zsh.output.contains("_photon_tvs"))
+        let fish = try TestEnvironment.run(try AndroidTVEndToEndTests.binary("photon"), ["completions", "fish"])
+        #expect(fish.output.contains("-a remote") && fish.output.contains("__photon_tvs") && fish.output.contains("play-pause"))
+        let bad = try TestEnvironment.run(try AndroidTVEndToEndTests.binary("photon"), ["completions", "tcsh"])
+        #expect(bad.status == 2)
+    }
+
+    @Test func installLaysOutBinariesManPagesCompletionsAndTheUnit() async throws {
+        let prefix = try TestEnvironment.temporaryDirectory("photon-prefix")
+        let script = TestEnvironment.repositoryRoot.appendingPathComponent("scripts/install.sh").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = [prefix.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["PHOTON_BUILD_DIR": ".build/debug"]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        for binary in ["photon", "photon-cli", "photon-emulator"] {
+            #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent("bin/\(binary)").path), "\(binary)")
+        }
+        let unit = try String(contentsOf: prefix.appendingPathComponent("lib/systemd/user/photon.service"), encoding: .utf8)
+        #expect(unit.contains("ExecStart=\(prefix.path)/bin/photon serve"))
+        // The installed front end finds the installed photon-cli beside it.
+        let version = try TestEnvironment.run(prefix.appendingPathComponent("bin/photon").path, ["--version"])
+        #expect(version.output.hasPrefix("photon "))
+        // Man pages: every required section, and `man -l` renders them without a warning.
+        for page in ["photon", "photon-emulator"] {
+            let path = prefix.appendingPathComponent("share/man/man1/\(page).1").path
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "EXIT STATUS", "FILES", "ENVIRONMENT", "EXAMPLES"] {
+                #expect(text.contains(".SH \(section)"), "\(page): \(section)")
+            }
+            let rendered = try TestEnvironment.run("/bin/sh", ["-c", "MANWIDTH=80 man --warnings -E UTF-8 -l '\(path)' 2>&1 >/dev/null"])
+            #expect(rendered.status == 0 && rendered.output.isEmpty, "\(page): \(rendered.output)")
+            let plain = try TestEnvironment.run("/bin/sh", ["-c", "MANWIDTH=80 man -l '\(path)' 2>/dev/null"])
+            #expect(plain.output.contains("EXIT STATUS") && !plain.output.contains("\\-"), "\(page)")
+        }
+        let manual = try TestEnvironment.run("/bin/sh", ["-c", "MANWIDTH=100 man -l '\(prefix.path)/share/man/man1/photon.1' 2>/dev/null"])
+        for command in ["photon remote TV", "photon doctor [TV|ADDRESS]", "photon completions bash|zsh|fish", "photon pair ADDRESS"] {
+            #expect(manual.output.contains(command), "\(command)")
+        }
+        // The installed bash completion works when sourced.
+        let completion = try String(contentsOf: prefix.appendingPathComponent("share/bash-completion/completions/photon"), encoding: .utf8)
+        let offered = try complete(completion, ["photon doc"], home: prefix)
+        #expect(offered[0] == "doctor")
+    }
+}
