@@ -34,7 +34,7 @@ enum KeyboardRemoteCommand {
     }
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        guard RawTerminal.isAvailable else {
+        guard context.terminal.isInteractive, RawTerminal.isAvailable else {
             throw PhotonError(.usage, "`photon remote` needs a terminal", hint: "run it in an interactive terminal; from scripts use `photon key TV KEY...`")
         }
         let name = parsed.arguments[0]
