@@ -33,6 +33,9 @@ let package = Package(
         // Avahi's pkg-config adds -D_REENTRANT, which SwiftPM warns about; its headers are in
         // the default include path, so the module map names the libraries directly.
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // The MQTT client (libmosquitto on a thread of its own) for the Home Assistant bridge.
+        .target(name: "PhotonMQTT", dependencies: ["PhotonCore", "CMosquitto", "COpenSSL"], path: "Sources/PhotonMQTT"),
 
         // Brand-neutral model and protocols: no I/O, no C libraries.
         .target(name: "PhotonJSON", path: "Sources/PhotonJSON"),
@@ -56,12 +59,12 @@ let package = Package(
             name: "PhotonKit", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonDiscovery"],
             path: "Sources/PhotonKit"),
         .target(
-            name: "PhotonService", dependencies: ["PhotonCore", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonWire"],
+            name: "PhotonService", dependencies: ["PhotonCore", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonWire", "PhotonMQTT"],
             path: "Sources/PhotonService"),
         .target(
             name: "PhotonCLI",
             dependencies: [
-                "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonService", "PhotonPlugins", "PhotonWire",
+                "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonService", "PhotonPlugins", "PhotonWire", "PhotonMQTT",
                 "PhotonEmulatorSupport", "PhotonDiscovery",
             ],
             path: "Sources/PhotonCLI"),

@@ -21,10 +21,10 @@ command -v swift >/dev/null || {
   exit 1
 }
 
-packages=(libssl-dev libavahi-client-dev pkg-config openssl)
+packages=(libssl-dev libavahi-client-dev libmosquitto-dev pkg-config openssl)
 if [ "$mode" = test ]; then
   # tmux drives `photon remote` in a real terminal; man-db and groff check the man pages.
-  packages+=(avahi-daemon avahi-utils dbus iproute2 python3 python3-venv util-linux procps tmux man-db groff-base)
+  packages+=(avahi-daemon avahi-utils dbus iproute2 python3 python3-venv util-linux procps tmux man-db groff-base mosquitto)
 fi
 missing=()
 for p in "${packages[@]}"; do

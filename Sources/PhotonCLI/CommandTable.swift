@@ -6,7 +6,7 @@ enum CommandTable {
     static func all(_ registry: AdapterRegistry) -> [CommandSpec] {
         [PairCommand.spec(registry)] + ControlCommands.specs(registry)
             + [VoiceCommand.spec, StatusCommand.spec, AppsCommand.spec, WakeCommand.spec, ProbeCommand.spec(registry), DiscoverCommand.spec]
-            + DeviceCommands.specs + IdentityCommands.specs + [KeysCommand.spec, ServeCommand.spec, DemoCommand.spec, KeyboardRemoteCommand.spec, DoctorCommand.spec(registry), CompletionScripts.spec(registry)] + pending
+            + DeviceCommands.specs + IdentityCommands.specs + [KeysCommand.spec, ServeCommand.spec, DemoCommand.spec, KeyboardRemoteCommand.spec, DoctorCommand.spec(registry), CompletionScripts.spec(registry), MQTTLoginCommand.spec] + pending
     }
 
     /// Commands of the contract (design/cli.md) that this build does not have yet. Each

@@ -12,14 +12,25 @@ enum ServeCommand {
     static let spec = CommandSpec(
         ["serve"], summary: "run the daemon: warm sessions and the local socket API", arguments: "",
         minimumArguments: 0, maximumArguments: 0,
-        options: [OptionSpec("preconnect", help: "connect to every paired TV at start, not on first use")],
+        options: [
+            OptionSpec("preconnect", help: "connect to every paired TV at start, not on first use"),
+            OptionSpec("mqtt", value: "URL", help: "bridge to this MQTT broker (mqtt://HOST[:PORT] or mqtts://…) for Home Assistant"),
+            OptionSpec("mqtt-site", value: "NAME", help: "this daemon's site in topics (default: the host name)"),
+            OptionSpec("mqtt-prefix", value: "PREFIX", help: "Home Assistant's discovery prefix (default homeassistant)"),
+            OptionSpec("mqtt-ca", value: "FILE", help: "for mqtts: trust brokers signed by this CA file"),
+            OptionSpec("mqtt-pin", type: .fingerprint, help: "for mqtts: trust exactly the broker certificate with this SHA-256 fingerprint"),
+            OptionSpec("wake-broadcast", value: "ADDR", help: "where Wake-on-LAN for \"power on\" goes (repeatable; default every broadcast address)", repeatable: true),
+        ],
         details: """
             Listens on photon.sock in the runtime directory ($XDG_RUNTIME_DIR/photon, or DIR/run with --home): \
             a 0600 socket in a 0700 directory, used only by this user. Stops cleanly on SIGTERM or SIGINT; \
             SIGHUP re-reads the paired TVs. \
             docs/daemon.md describes the JSON-lines API and a systemd user unit.
             """,
-        examples: ["photon serve", "photon serve --preconnect -v", "photon --home /tmp/photon-test serve --json"], run: run)
+        examples: [
+            "photon serve", "photon serve --preconnect -v", "photon --home /tmp/photon-test serve --json",
+            "photon serve --mqtt mqtt://127.0.0.1:1883 --mqtt-site living-room",
+        ], run: run)
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         EventLoop.raiseDescriptorLimit()
@@ -28,7 +39,9 @@ enum ServeCommand {
             notice: { line in terminal.writeError("photon serve: \(line)\n") }, debug: context.log)
         let factory = SessionFactory(store: context.store, registry: context.registry, timeout: context.timeout, log: context.log, cachesStore: true)
         let server = ServiceServer(factory: factory, log: log)
+        let mqtt = try await mqttSettings(parsed, context)
         try server.start()
+        if let mqtt { try await server.startMQTT(mqtt, version: PhotonCommandLine.version) }
         let stop = Promise<Int32>()
         let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
@@ -49,7 +62,7 @@ enum ServeCommand {
             .object([("event", "ready"), ("socket", .string(server.socketPath)), ("pid", .int(Int(getpid())))]),
             text: "Serving on \(server.socketPath) (pid \(getpid())). Stop with Ctrl-C or SIGTERM.")
         let accepting = Task { await server.run() }
-        if parsed.flag("preconnect") {
+        if parsed.flag("preconnect") && mqtt == nil {
             Task { try? await server.preconnect() }
         }
         let number = try await stop.value()
@@ -57,5 +70,43 @@ enum ServeCommand {
         await server.stop()
         await accepting.value
         return 0
+    }
+
+    /// The bridge's settings from the options and the stored broker login.
+    static func mqttSettings(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> MQTTSettings? {
+        guard let text = parsed.value("mqtt") else {
+            for name in ["mqtt-site", "mqtt-prefix", "mqtt-ca", "mqtt-pin"] where parsed.value(name) != nil {
+                throw PhotonError(.usage, "--\(name) needs --mqtt URL")
+            }
+            return nil
+        }
+        let url = try BrokerURL(text)
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "photon"
+        var settings = MQTTSettings(
+            host: url.host, port: url.port, site: parsed.value("mqtt-site") ?? host, prefix: parsed.value("mqtt-prefix") ?? "homeassistant",
+            wakeDestinations: parsed.allValues("wake-broadcast"))
+        guard !settings.prefix.isEmpty, !settings.prefix.contains("+"), !settings.prefix.contains("#") else {
+            throw PhotonError(.usage, "--mqtt-prefix is a topic prefix without wildcards")
+        }
+        let pin = try parsed.value("mqtt-pin").map { try CertificateFingerprint(hex: $0) }
+        if url.secure {
+            if let pin {
+                settings.tls = .pinned(pin)
+            } else if let ca = parsed.value("mqtt-ca") {
+                guard FileManager.default.isReadableFile(atPath: ca) else { throw PhotonError(.usage, "cannot read the CA file \(ca)") }
+                settings.tls = .caFile(ca)
+            } else {
+                throw PhotonError(
+                    .usage, "mqtts needs to know which broker to trust",
+                    hint: "give --mqtt-ca FILE (the CA that signed the broker) or --mqtt-pin FINGERPRINT (its certificate)")
+            }
+        } else if pin != nil || parsed.value("mqtt-ca") != nil {
+            throw PhotonError(.usage, "--mqtt-ca and --mqtt-pin are for mqtts:// brokers")
+        }
+        if let login = try await context.store.brokerCredentials(host: url.host, port: url.port) {
+            settings.username = login.username
+            settings.password = login.password
+        }
+        return settings
     }
 }

@@ -90,8 +90,14 @@ actor ServiceHub {
                 closed += 1
             }
         }
+        for hook in reloadHooks { await hook() }
         return (closed, table.all.count)
     }
+
+    private var reloadHooks: [@Sendable () async -> Void] = []
+
+    /// Runs `hook` after every reload (the MQTT bridge follows forgotten and new TVs).
+    func onReload(_ hook: @escaping @Sendable () async -> Void) { reloadHooks.append(hook) }
 
     /// Closes every TV session.
     func shutdown() async {

@@ -32,6 +32,8 @@ public final class ServiceServer: Sendable {
     private let state = Locked<State>(State())
 
     private struct State {
+        var bridge: MQTTBridge?
+        var bridgeTask: Task<Void, Never>?
         var listener: UnixListener?
         var lock: ServiceLock?
         var clients: [UUID: APIConnection] = [:]
@@ -66,6 +68,18 @@ public final class ServiceServer: Sendable {
             $0.listener = listener
         }
         log.notice("listening on \(socketPath)")
+    }
+
+    /// Starts the MQTT bridge (`--mqtt`): every paired TV is connected and published to
+    /// Home Assistant, and commands from the broker go through the router.
+    public func startMQTT(_ settings: MQTTSettings, version: String) async throws {
+        let bridge = try MQTTBridge(hub: hub, settings: settings, log: log, version: version)
+        let task = Task { await bridge.run() }
+        state.withLock {
+            $0.bridge = bridge
+            $0.bridgeTask = task
+        }
+        await hub.onReload { await bridge.syncTVs() }
     }
 
     /// Connects to every paired TV now (`--preconnect`) instead of on first use.
@@ -135,6 +149,9 @@ public final class ServiceServer: Sendable {
             return (s.listener, Array(s.clients.values))
         }
         listener?.close()
+        let (bridge, bridgeTask) = state.withLock { ($0.bridge, $0.bridgeTask) }
+        await bridge?.stop()
+        await bridgeTask?.value
         for client in clients { client.stop(farewell: .object([("event", "shutdown")])) }
         await hub.shutdown()
         state.withLock { $0.lock = nil }

@@ -1,0 +1,187 @@
+import CMosquitto
+import COpenSSL
+import Foundation
+import PhotonCore
+
+/// An MQTT 3.1.1 client over libmosquitto, for the daemon's Home Assistant bridge.
+///
+/// libmosquitto runs its own network thread (`mosquitto_loop_start`) rather than joining
+/// Photon's event loop: it keeps its socket, keep-alive pings, QoS 1 retries and reconnects
+/// (with back-off) to itself, and only its documented thread-safe calls (`publish`,
+/// `subscribe`, `disconnect`) cross from Swift. Its callbacks arrive on that thread and are
+/// handed on as `events`, so nothing of the bridge runs inside libmosquitto.
+public final class MQTTClient: @unchecked Sendable {
+    /// How to reach and trust the broker.
+    public struct Options: Sendable {
+        public var host: String
+        public var port: UInt16
+        public var clientID: String
+        public var username: String?
+        public var password: String?
+        public var keepAlive: Int32 = 30
+        /// The last will: published by the broker when this client drops.
+        public var will: (topic: String, payload: String, retain: Bool)?
+        public var tls: TLS?
+
+        public enum TLS: Sendable, Hashable {
+            /// Verify the broker's chain against this CA file, and its name.
+            case caFile(String)
+            /// Accept exactly the certificate with this SHA-256 fingerprint.
+            case pinned(CertificateFingerprint)
+        }
+
+        public init(host: String, port: UInt16, clientID: String) {
+            self.host = host
+            self.port = port
+            self.clientID = clientID
+        }
+    }
+
+    public struct Message: Sendable, Equatable {
+        public var topic: String
+        public var payload: [UInt8]
+        public var qos: Int32
+        /// Delivered from the broker's retained store (not live).
+        public var retain: Bool
+    }
+
+    public enum Event: Sendable {
+        case connected
+        case connectionRefused(String)
+        case disconnected(code: Int32)
+        case message(Message)
+    }
+
+    public let events: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+    private let handle: OpaquePointer
+    private let options: Options
+    private var sslContext: OpaquePointer?
+    private var pin: UnsafeMutablePointer<UInt8>?
+    private let stopped = Locked(false)
+
+    private static let initialise: Void = { mosquitto_lib_init() }()
+
+    public init(_ options: Options) throws {
+        _ = Self.initialise
+        self.options = options
+        (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(4096))
+        guard let handle = mosquitto_new(options.clientID, true, nil) else {
+            throw PhotonError(.internal, "libmosquitto could not make a client")
+        }
+        self.handle = handle
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        mosquitto_connect_callback_set(handle) { _, object, rc in
+            guard let object else { return }
+            let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
+            client.continuation.yield(rc == 0 ? .connected : .connectionRefused(String(cString: mosquitto_connack_string(rc))))
+        }
+        mosquitto_disconnect_callback_set(handle) { _, object, rc in
+            guard let object else { return }
+            Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue().continuation.yield(.disconnected(code: rc))
+        }
+        mosquitto_message_callback_set(handle) { _, object, message in
+            guard let object, let message else { return }
+            let m = message.pointee
+            let payload = m.payloadlen > 0 && m.payload != nil
+                ? Array(UnsafeRawBufferPointer(start: m.payload, count: Int(m.payloadlen))) : []
+            let topic = m.topic.map { String(cString: $0) } ?? ""
+            Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue().continuation.yield(
+                .message(Message(topic: topic, payload: payload, qos: m.qos, retain: m.retain)))
+        }
+        mosquitto_reconnect_delay_set(handle, 1, 30, true)
+        do {
+            try configure()
+        } catch {
+            mosquitto_destroy(handle)
+            throw error
+        }
+    }
+
+    private func configure() throws {
+        if let username = options.username {
+            try check(mosquitto_username_pw_set(handle, username, options.password), "setting the broker login")
+        }
+        if let will = options.will {
+            let bytes = Array(will.payload.utf8)
+            try check(mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes, 1, will.retain), "setting the last will")
+        }
+        switch options.tls {
+        case .caFile(let path)?:
+            try check(mosquitto_tls_set(handle, path, nil, nil, nil, nil), "loading the CA file \(path)")
+        case .pinned(let fingerprint)?:
+            // A context of our own whose verification is the pin alone: the certificate
+            // with exactly this SHA-256 fingerprint, whatever signed it.
+            guard let ctx = SSL_CTX_new(TLS_client_method()) else { throw PhotonError(.tls, "OpenSSL could not make a TLS context") }
+            _ = photonMQTT_set_min_tls12(ctx)
+            let stored = UnsafeMutablePointer<UInt8>.allocate(capacity: 32)
+            stored.initialize(from: fingerprint.bytes, count: 32)
+            pin = stored
+            SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
+            SSL_CTX_set_cert_verify_callback(ctx, { store, argument in
+                guard let store, let argument, let certificate = X509_STORE_CTX_get0_cert(store) else { return 0 }
+                var digest = [UInt8](repeating: 0, count: 32)
+                var length: UInt32 = 0
+                guard X509_digest(certificate, EVP_sha256(), &digest, &length) == 1, length == 32 else { return 0 }
+                let expected = argument.assumingMemoryBound(to: UInt8.self)
+                return (0..<32).allSatisfy { digest[$0] == expected[$0] } ? 1 : 0
+            }, stored)
+            sslContext = ctx
+            try check(mosquitto_void_option(handle, MOSQ_OPT_SSL_CTX, UnsafeMutableRawPointer(ctx)), "using the pinned TLS context")
+        case nil:
+            break
+        }
+    }
+
+    private func check(_ rc: Int32, _ what: String) throws {
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+            throw PhotonError(.usage, "MQTT: \(what) failed: \(String(cString: mosquitto_strerror(rc)))")
+        }
+    }
+
+    /// Connects in the background and keeps reconnecting until `stop`.
+    public func start() throws {
+        let rc = mosquitto_connect_async(handle, options.host, Int32(options.port), options.keepAlive)
+        // A broker down at start is not fatal: the loop keeps trying.
+        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
+            throw PhotonError(.unreachable, "MQTT: cannot connect to \(options.host):\(options.port): \(String(cString: mosquitto_strerror(rc)))")
+        }
+        try check(mosquitto_loop_start(handle), "starting the MQTT thread")
+    }
+
+    /// Publishes; a client that is not connected drops it (nothing is queued for later).
+    @discardableResult
+    public func publish(_ topic: String, _ payload: [UInt8], qos: Int32 = 1, retain: Bool = false) -> Bool {
+        guard !stopped.withLock({ $0 }) else { return false }
+        return payload.withUnsafeBytes { bytes in
+            mosquitto_publish(handle, nil, topic, Int32(bytes.count), bytes.baseAddress, qos, retain) == MOSQ_ERR_SUCCESS.rawValue
+        }
+    }
+
+    @discardableResult
+    public func publish(_ topic: String, _ text: String, qos: Int32 = 1, retain: Bool = false) -> Bool {
+        publish(topic, Array(text.utf8), qos: qos, retain: retain)
+    }
+
+    public func subscribe(_ pattern: String, qos: Int32 = 1) throws {
+        try check(mosquitto_subscribe(handle, nil, pattern, qos), "subscribing to \(pattern)")
+    }
+
+    /// Disconnects cleanly (no last will) and stops the thread. Safe to call twice.
+    public func stop() {
+        guard stopped.withLock({ s -> Bool in
+            defer { s = true }
+            return !s
+        }) else { return }
+        mosquitto_disconnect(handle)
+        mosquitto_loop_stop(handle, false)
+        continuation.finish()
+    }
+
+    deinit {
+        stop()
+        mosquitto_destroy(handle)
+        if let sslContext { SSL_CTX_free(sslContext) }
+        pin?.deallocate()
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import PhotonCore
+import PhotonKit
+import PhotonMQTT
+
+/// What `photon serve --mqtt` was given.
+public struct MQTTSettings: Sendable {
+    public var host: String
+    public var port: UInt16
+    public var tls: MQTTClient.Options.TLS?
+    public var username: String?
+    public var password: String?
+    public var site: String
+    public var prefix: String
+    /// Where Wake-on-LAN packets for "power on" go (empty: every broadcast address).
+    public var wakeDestinations: [String]
+
+    public init(host: String, port: UInt16, tls: MQTTClient.Options.TLS? = nil, site: String, prefix: String = "homeassistant", wakeDestinations: [String] = []) {
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.site = site
+        self.prefix = prefix
+        self.wakeDestinations = wakeDestinations
+    }
+}
+
+/// The daemon's bridge to an MQTT broker: every paired TV as a Home Assistant device
+/// (device-based discovery, retained), its state on retained topics, and commands from MQTT
+/// turned into router envelopes — so dedup and expiry apply as on every other path, a
+/// retained command is never executed, and a QoS 1 redelivery is dropped by its commandId.
+/// Losing the broker and losing a TV are independent; nothing is queued for later: a state
+/// published while the broker is away is republished on reconnect, a command is not.
+public actor MQTTBridge {
+    let hub: ServiceHub
+    let client: MQTTClient
+    let topics: MQTTTopics
+    let settings: MQTTSettings
+    let log: ServiceLog
+    let version: String
+
+    /// TVs published, by device id, with the subscription feeding their state.
+    private var published: [String: UUID] = [:]
+    /// The last state published per topic, republished after a reconnect.
+    private var retainedState: [String: String] = [:]
+    private var apps: [String: [TVApp]] = [:]
+    private var connected = false
+    private let lines: AsyncStream<(String, JSONValue)>
+    private let lineSink: AsyncStream<(String, JSONValue)>.Continuation
+
+    init(hub: ServiceHub, settings: MQTTSettings, log: ServiceLog, version: String) throws {
+        self.hub = hub
+        self.settings = settings
+        self.log = log
+        self.version = version
+        topics = MQTTTopics(site: settings.site, prefix: settings.prefix)
+        var options = MQTTClient.Options(host: settings.host, port: settings.port, clientID: "photon-\(topics.site)-\(UUID().uuidString.prefix(8))")
+        options.username = settings.username
+        options.password = settings.password
+        options.tls = settings.tls
+        options.will = (topics.bridgeAvailability, "offline", true)
+        client = try MQTTClient(options)
+        (lines, lineSink) = AsyncStream.makeStream(of: (String, JSONValue).self, bufferingPolicy: .unbounded)
+    }
+
+    /// Connects (retrying in the background) and serves until the client stops.
+    func run() async {
+        do {
+            try client.start()
+        } catch {
+            log.notice("MQTT: \(PhotonError.wrap(error).message)")
+            return
+        }
+        log.notice("MQTT: connecting to \(settings.host):\(settings.port) as site \(topics.site)")
+        await syncTVs()
+        let lines = self.lines
+        let stateTask = Task { for await (id, line) in lines { await self.tvLine(id, line) } }
+        for await event in client.events {
+            switch event {
+            case .connected:
+                connected = true
+                log.notice("MQTT: connected")
+                try? client.subscribe(topics.commandWildcard)
+                try? client.subscribe(topics.jsonCommandWildcard)
+                try? client.subscribe(topics.homeAssistantStatus)
+                client.publish(topics.bridgeAvailability, "online", retain: true)
+                await publishAll()
+            case .connectionRefused(let reason):
+                log.notice("MQTT: the broker refused the connection: \(reason)")
+            case .disconnected(let code):
+                connected = false
+                if code != 0 { log.notice("MQTT: lost the broker (\(code)); reconnecting") }
+            case .message(let message):
+                await handle(message)
+            }
+        }
+        stateTask.cancel()
+    }
+
+    /// Stops cleanly: `offline` published (a clean disconnect sends no last will).
+    func stop() async {
+        client.publish(topics.bridgeAvailability, "offline", retain: true)
+        try? await Task.sleep(for: .milliseconds(100))
+        client.stop()
+        lineSink.finish()
+    }
+
+    // MARK: TVs and their state
+
+    /// Follows the store: new TVs are published and watched; forgotten ones removed (an
+    /// empty retained config and empty retained states).
+    func syncTVs() async {
+        guard let devices = try? await hub.factory.devices().devices else { return }
+        let current = Set(devices.map(\.id))
+        for (id, subscription) in published where !current.contains(id) {
+            if let connection = try? await hub.connection(for: id) { await connection.unsubscribe(subscription) }
+            published[id] = nil
+            apps[id] = nil
+            client.publish(topics.discovery(id), [], retain: true)
+            for name in MQTTTopics.stateNames {
+                let topic = topics.state(id, name)
+                retainedState[topic] = nil
+                client.publish(topic, [], retain: true)
+            }
+            log.notice("MQTT: removed \(id) from Home Assistant")
+        }
+        for device in devices where published[device.id] == nil {
+            guard let connection = try? await hub.connection(for: device.id) else { continue }
+            let subscription = UUID()
+            published[device.id] = subscription
+            let sink = lineSink
+            let id = device.id
+            await connection.subscribe(subscription) { line in sink.yield((id, line)) }
+            await connection.warm()
+            publishDiscovery(device)
+        }
+    }
+
+    private func publishAll() async {
+        guard let devices = try? await hub.factory.devices().devices else { return }
+        for device in devices where published[device.id] != nil { publishDiscovery(device) }
+        for (topic, value) in retainedState { client.publish(topic, value, retain: true) }
+    }
+
+    private func publishDiscovery(_ device: DeviceRecord) {
+        let brand = try? hub.factory.registry.adapter(id: device.brand)
+        let payload = MQTTDiscovery.payload(device: device, brand: brand, apps: apps[device.id] ?? [], topics: topics, version: version)
+        client.publish(topics.discovery(device.id), payload.encoded, retain: true)
+    }
+
+    private func setState(_ id: String, _ name: String, _ value: String) {
+        let topic = topics.state(id, name)
+        guard retainedState[topic] != value else { return }
+        retainedState[topic] = value
+        client.publish(topic, value, retain: true)
+    }
+
+    private func tvLine(_ id: String, _ line: JSONValue) async {
+        guard published[id] != nil else { return }
+        if line["event"]?.stringValue == "connection", let state = line["state"]?.stringValue {
+            setState(id, "connection", state)
+            setState(id, "availability", state == "connected" ? "online" : "offline")
+            if state == "connected", apps[id] == nil { await loadApps(id) }
+            return
+        }
+        guard let event = ServiceProtocol.event(from: line) else { return }
+        switch event {
+        case .power(let on): setState(id, "power", on ? "ON" : "OFF")
+        case .volume(let volume): setState(id, "volume", String(volume.level))
+        case .currentApp(let app):
+            setState(id, "app", app)
+            if let name = apps[id]?.first(where: { $0.id == app })?.name { setState(id, "source", name) }
+        default: break
+        }
+    }
+
+    /// The app list for the Source select, where the brand has one.
+    private func loadApps(_ id: String) async {
+        guard let connection = try? await hub.connection(for: id),
+            let session = try? await connection.ensureSession(deadline: .now + .seconds(3)),
+            session.capabilities.contains(.appList), let listing = session as? any AppListing,
+            let list = try? await withTimeout(.seconds(5), "the app list", operation: { try await listing.installedApps() })
+        else { return }
+        apps[id] = list
+        if let device = try? await hub.factory.device(named: id) { publishDiscovery(device) }
+    }
+
+    // MARK: commands
+
+    private func handle(_ message: MQTTClient.Message) async {
+        if message.topic == topics.homeAssistantStatus {
+            if String(decoding: message.payload, as: UTF8.self) == "online" {
+                // HA restarted: everything again, after a moment so HA is ready.
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 100...500)))
+                await publishAll()
+            }
+            return
+        }
+        guard let (tvPart, name) = topics.parseCommandTopic(message.topic) else { return }
+        guard let id = published.keys.first(where: { MQTTTopics.objectID($0) == tvPart }) else { return }
+        if message.retain {
+            // A command stored by the broker is from the past: never executed.
+            log.notice("MQTT: ignored a retained command on \(message.topic)")
+            return
+        }
+        guard message.payload.count <= 8192 else {
+            publishResult(id, commandID: nil, .failure(PhotonError(.usage, "the command is over 8 KiB")))
+            return
+        }
+        let text = String(decoding: message.payload, as: UTF8.self)
+        var commandID: UUID?
+        do {
+            let request = try MQTTCommand.parse(name: name, payload: text, apps: apps[id] ?? [], now: Date())
+            commandID = request.id
+            try await execute(request, on: id)
+            publishResult(id, commandID: request.id, .success(()))
+        } catch {
+            publishResult(id, commandID: commandID, .failure(PhotonError.wrap(error)))
+        }
+    }
+
+    private func execute(_ request: MQTTCommand, on id: String) async throws {
+        let connection = try await hub.connection(for: id)
+        let device = await connection.device
+        var commands = request.commands
+        if request.wake {
+            let adapter = try hub.factory.registry.adapter(id: device.brand)
+            if adapter.wakeMethod == .wakeOnLAN, !device.wakeMACs.isEmpty {
+                _ = try TVWaker.wake(device, adapter: adapter, destinations: settings.wakeDestinations)
+                // The TV may already be on: a power-on key then does nothing harmful.
+                commands = commands.filter { $0 != .key(.key(.powerOn), .press) }
+                if commands.isEmpty { return }
+            }
+        }
+        let session = await hub.router.openSession(source: .apiClient, target: connection.deviceID)
+        defer { Task { await self.hub.router.closeSession(session) } }
+        for (index, command) in commands.enumerated() {
+            // One envelope per command: the first keeps the message's id (what dedup sees).
+            let envelopeID = index == 0 ? request.id : UUID()
+            try await hub.router.submit(CommandEnvelope(
+                id: envelopeID, sessionID: session, target: connection.deviceID, sequence: UInt64(index + 1), issuedAt: request.issuedAt,
+                expiresAt: request.expiresAt, source: .apiClient, command: command))
+        }
+    }
+
+    private func publishResult(_ id: String, commandID: UUID?, _ outcome: Result<Void, PhotonError>) {
+        var fields: [(String, JSONValue)] = [("commandId", .optional(commandID?.uuidString.lowercased()))]
+        switch outcome {
+        case .success: fields.append(("ok", true))
+        case .failure(let error): fields += [("ok", false), ("error", ServiceProtocol.json(error))]
+        }
+        client.publish(topics.result(id), JSONValue.object(fields).encoded, retain: false)
+    }
+}

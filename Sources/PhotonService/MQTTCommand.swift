@@ -1,0 +1,85 @@
+import Foundation
+import PhotonCore
+
+/// A command that arrived over MQTT, as router envelopes will carry it. On Photon's JSON
+/// topic (`photon/<site>/<tv>/command`) the sender gives the envelope: `commandId` (a
+/// UUID), `issuedAt` and `expiresAt` (Unix seconds), and one command as the daemon's API
+/// takes it (`key`, `text`, `launch`, `volume`) or `power` (`on`/`off`) or `wake`. Home
+/// Assistant's entity topics (`power/set`, `volume/set`, `source/set`, `text/set`,
+/// `key/set`) carry bare values: those get a fresh id and five seconds to live.
+struct MQTTCommand: Sendable {
+    var id: UUID
+    var issuedAt: Date
+    var expiresAt: Date
+    var commands: [RemoteCommand]
+    /// Send Wake-on-LAN first (power on).
+    var wake = false
+
+    static let defaultLifetime: TimeInterval = 5
+
+    static func parse(name: String, payload: String, apps: [TVApp], now: Date) throws -> MQTTCommand {
+        var command = MQTTCommand(id: UUID(), issuedAt: now, expiresAt: now.addingTimeInterval(defaultLifetime), commands: [])
+        let value = payload.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch name {
+        case "command":
+            let json: JSONValue
+            do {
+                json = try JSONValue.parse(payload)
+            } catch let error as JSONParseError {
+                throw PhotonError(error)
+            }
+            guard json.isObject else { throw PhotonError(.usage, "a command is a JSON object") }
+            guard let id = json["commandId"]?.stringValue.flatMap(UUID.init(uuidString:)) else {
+                throw PhotonError(.usage, "\"commandId\" is required: a UUID", hint: "a redelivered message is recognised by it")
+            }
+            command.id = id
+            if let issued = json["issuedAt"]?.doubleValue { command.issuedAt = Date(timeIntervalSince1970: issued) }
+            if let expires = json["expiresAt"]?.doubleValue {
+                command.expiresAt = Date(timeIntervalSince1970: expires)
+            } else {
+                command.expiresAt = command.issuedAt.addingTimeInterval(defaultLifetime)
+            }
+            if let power = json["power"]?.stringValue {
+                try applyPower(power, &command)
+            } else if json["wake"]?.boolValue == true {
+                command.wake = true
+                command.commands = [.key(.key(.powerOn), .press)]
+            } else {
+                command.commands = [try ServiceProtocol.command(from: json)]
+            }
+        case "power":
+            try applyPower(value, &command)
+        case "volume":
+            guard let level = Double(value), level.isFinite, (0...100).contains(level) else {
+                throw PhotonError(.usage, "a volume is a number from 0 to 100")
+            }
+            command.commands = [.setVolume(Int(level.rounded()))]
+        case "source":
+            guard let app = apps.first(where: { $0.name == value }) ?? apps.first(where: { $0.id == value }) else {
+                throw PhotonError(.notFound, "no app '\(Redaction.sanitize(value, limit: 64))' on this TV")
+            }
+            command.commands = [.launch(app.id)]
+        case "text":
+            guard !value.isEmpty, payload.utf8.count <= 1024 else { throw PhotonError(.usage, "text is 1 to 1024 bytes") }
+            command.commands = [.text(payload)]
+        case "key":
+            guard let key = RemoteKey(name: value) else { throw PhotonError(.usage, "'\(Redaction.sanitize(value, limit: 32))' is not a key name") }
+            command.commands = [.key(.key(key), .press)]
+        default:
+            throw PhotonError(.usage, "no command '\(Redaction.sanitize(name, limit: 32))'")
+        }
+        return command
+    }
+
+    private static func applyPower(_ value: String, _ command: inout MQTTCommand) throws {
+        switch value.lowercased() {
+        case "on":
+            command.wake = true
+            command.commands = [.key(.key(.powerOn), .press)]
+        case "off":
+            command.commands = [.key(.key(.powerOff), .press)]
+        default:
+            throw PhotonError(.usage, "power takes ON or OFF")
+        }
+    }
+}

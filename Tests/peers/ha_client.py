@@ -1,0 +1,53 @@
+"""The Home Assistant side of the MQTT bridge tests: paho-mqtt 2.2.0 (a client nobody here
+wrote) subscribes like HA does, records what it sees, and publishes what it is told.
+
+Usage: ha_client.py PORT PREFIX SITE
+Reads commands on stdin, one per line:
+  pub TOPIC PAYLOAD [retain] [qos0]     publish (PAYLOAD is taken verbatim, '-' for empty)
+  raw TOPIC HEX [retain]                publish bytes given in hex
+Prints one JSON object per line for every message seen:
+  {"topic": ..., "payload": ..., "retain": ...}
+and "READY" once subscribed.
+"""
+import json
+import sys
+
+import paho.mqtt.client as mqtt
+
+port, prefix, site = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+
+
+def on_connect(client, userdata, flags, reason_code, properties):
+    client.subscribe([(f"{prefix}/#", 1), (f"photon/{site}/#", 1)])
+
+
+def on_subscribe(client, userdata, mid, reason_codes, properties):
+    print("READY", flush=True)
+
+
+def on_message(client, userdata, msg):
+    print(json.dumps({"topic": msg.topic, "payload": msg.payload.decode("utf-8", "replace"), "retain": bool(msg.retain)}), flush=True)
+
+
+client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"ha-test-{site}")
+client.on_connect = on_connect
+client.on_subscribe = on_subscribe
+client.on_message = on_message
+client.connect("127.0.0.1", port, keepalive=30)
+client.loop_start()
+for line in sys.stdin:
+    parts = line.rstrip("\n").split(" ", 3)
+    if not parts or not parts[0]:
+        continue
+    if parts[0] == "pub":
+        topic, rest = parts[1], " ".join(parts[2:])
+        flags = []
+        for flag in ("qos0", "retain"):
+            if rest.endswith(" " + flag):
+                flags.append(flag)
+                rest = rest[: -len(flag) - 1]
+        payload = b"" if rest == "-" else rest.encode()
+        info = client.publish(topic, payload, qos=0 if "qos0" in flags else 1, retain="retain" in flags)
+        info.wait_for_publish(5)
+        print(json.dumps({"published": topic}), flush=True)
+client.loop_stop()
