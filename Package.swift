@@ -123,7 +123,7 @@ let package = Package(
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
                 "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator", "PhotonDiscovery", "PhotonService",
-                "LGWebOS", "LGWebOSEmulator",
+                "LGWebOS", "LGWebOSEmulator", "PhotonMQTT",
             ],
             path: "Benchmarks/photon-bench"),
 

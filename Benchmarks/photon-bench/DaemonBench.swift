@@ -3,6 +3,7 @@ import AndroidTVEmulator
 import Foundation
 import Glibc
 import PhotonCore
+import PhotonMQTT
 import PhotonEmulatorSupport
 import PhotonNet
 import PhotonService
@@ -27,7 +28,7 @@ enum DaemonBench {
         }
     }
 
-    static func run(repositoryRoot: URL, tvCount: Int = 500) async throws -> (rows: [String], notes: [String]) {
+    static func run(repositoryRoot: URL, tvCount: Int = 5000) async throws -> (rows: [String], notes: [String]) {
         EventLoop.raiseDescriptorLimit()
         let photon = repositoryRoot.appendingPathComponent(".build/release/photon").path
         let log = Log()
@@ -83,10 +84,12 @@ enum DaemonBench {
             "| `photon key TV home` through `photon serve` vs cold direct, process start → emulator receipt (p50) | \(ms(daemonStats.p50)) | \(ms(directStats.p50)) (direct) | \(ratio(directStats.p50, daemonStats.p50)) |")
         stop(daemon)
 
-        // 2. One daemon, many TVs: the other TVs share the first one's identity and
-        // pairing (copied state directories), each on its own ports.
+        // 2. The fleet: one daemon with 500, 2,000 and 5,000 TVs (the emulators in this
+        // process), bridged to a real mosquitto broker. The other TVs share the first one's
+        // identity and pairing (copied state directories), each on its own ports.
+        let counts = [500, 2000, 5000].filter { $0 <= tvCount }
         var tvs = [first]
-        for index in 1..<tvCount {
+        for index in 1..<(counts.last ?? 1) {
             let directory = home.appendingPathComponent("tv-\(index)")
             try FileManager.default.copyItem(at: template, to: directory)
             var c = EmulatedAndroidTV.Configuration()
@@ -95,77 +98,153 @@ enum DaemonBench {
             tvs.append(try await EmulatedAndroidTV.start(c, onEvent: log.record))
         }
         defer { for tv in tvs { Task { await tv.stop() } } }
+        let broker = try FleetBroker()
+        defer { broker.stop() }
+        for count in counts {
+            let fleet = try await fleetRows(
+                count: count, tvs: Array(tvs.prefix(count)), template: paired, identity: try await store.clientIdentity(), photon: photon, log: log,
+                broker: broker)
+            rows += fleet
+        }
+        notes.append(
+            "Fleet rows: the emulated Android TVs run in the benchmark process (pinging every 5 s), `photon serve --mqtt` is the release binary in its own process, bridged to a mosquitto broker on loopback; memory is its VmRSS, CPU its utime+stime over 10 s idle. \"Through MQTT\" publishes one `key/set` per TV from this process (libmosquitto, QoS 1) and times the first publish to the last emulator receipt; the latency row times 200 single commands to one TV, publish to receipt.")
+        return (rows, notes)
+    }
+
+    /// A mosquitto broker on a free loopback port for the fleet rows.
+    final class FleetBroker {
+        let port: UInt16
+        let process: Process
+        init() throws {
+            let probe = try TCPListener(host: "127.0.0.1", port: 0)
+            port = probe.port
+            probe.close()
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+            process.arguments = ["-p", String(port)]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(300_000)
+        }
+        func stop() { DaemonBench.stop(process) }
+    }
+
+    /// One fleet size: connect time, memory, idle CPU, a key to every TV through the
+    /// socket API and through MQTT, and MQTT command latency.
+    static func fleetRows(
+        count: Int, tvs: [EmulatedAndroidTV], template: PairedTV, identity: StoredIdentity, photon: String, log: Log, broker: FleetBroker
+    ) async throws -> [String] {
+        var rows: [String] = []
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("pf-\(count)-\(UUID().uuidString.prefix(6))")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let store = Store(paths: StorePaths(home: home))
         let ports = tvs.map { ($0.remotePort, $0.pairingPort) }
-        let template0 = paired
         try await store.update { devices, secrets in
-            for (index, (remotePort, pairingPort)) in ports.enumerated().dropFirst() {
-                var device = template0.device
+            for (index, (remotePort, pairingPort)) in ports.enumerated() {
+                var device = template.device
                 device.id = "androidtv-bench-\(index)"
                 device.nickname = "tv-\(index)"
                 device.port = remotePort
                 device.ports = ["pairing": pairingPort]
                 devices.devices.append(device)
-                secrets.devices[device.id] = template0.secrets
+                secrets.devices[device.id] = template.secrets
             }
         }
+        // The paired installation's identity: the emulators know its certificate.
+        try await store.update { _, secrets in secrets.identity = identity }
         let connectedBefore = log.connections.withLock { $0.count }
         let spawned = EmulatorEvent.monotonicSeconds()
-        let server = try startDaemon(photon, home: home, extra: ["--preconnect"])
+        let site = "bench\(count)"
+        let server = try startDaemon(photon, home: home, extra: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-site", site])
         defer { stop(server) }
-        let end = ContinuousClock.now + .seconds(120)
-        while log.connections.withLock({ $0.count }) < connectedBefore + tvCount {
+        let end = ContinuousClock.now + .seconds(300)
+        while log.connections.withLock({ $0.count }) < connectedBefore + count {
             guard ContinuousClock.now < end, server.isRunning else {
-                throw PhotonError(.timeout, "only \(log.connections.withLock { $0.count } - connectedBefore) of \(tvCount) TVs connected")
+                throw PhotonError(.timeout, "only \(log.connections.withLock { $0.count } - connectedBefore) of \(count) TVs connected")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
         let connectSeconds = log.connections.withLock { $0.last! } - spawned
-        rows.append("| `photon serve --preconnect` with \(tvCount) TVs: process start → all connected | \(String(format: "%.2f s", connectSeconds)) | — | — |")
-
-        try await Task.sleep(for: .seconds(2))
+        rows.append("| fleet of \(count) TVs: `photon serve --mqtt` start → all connected | \(String(format: "%.2f s", connectSeconds)) | — | — |")
+        try await Task.sleep(for: .seconds(3))
         let rss = residentMegabytes(server.processIdentifier)
         let idleSeconds = 10.0
         let cpuBefore = cpuSeconds(server.processIdentifier)
         try await Task.sleep(for: .seconds(idleSeconds))
         let idleCPU = (cpuSeconds(server.processIdentifier) - cpuBefore) / idleSeconds * 100
-        rows.append("| daemon resident memory holding \(tvCount) TV sessions (goal < 150 MB) | \(String(format: "%.1f MB", rss)) | — | — |")
-        rows.append("| daemon CPU while idle with \(tvCount) TVs pinging every 5 s | \(String(format: "%.2f %%", idleCPU)) of one core | — | — |")
+        rows.append("| fleet of \(count) TVs: daemon resident memory (goal < 500 MB at 5,000) | \(String(format: "%.1f MB (%.1f kB per TV)", rss, rss * 1024 / Double(count))) | — | — |")
+        rows.append("| fleet of \(count) TVs: daemon CPU while idle (goal < 5 %) | \(String(format: "%.2f %%", idleCPU)) of one core | — | — |")
 
-        // One key to every TV: 10 API clients, each with sessions to 50 TVs, in parallel.
+        // A key to every TV through the socket API: clients of 50 sessions each.
         let socket = StorePaths(home: home).socketFile.path
-        let clients = 10
         var sessions: [(ServiceClient, [String])] = []
-        for c in 0..<clients {
+        for c in 0..<max(1, count / 50) {
             let client = try await ServiceClient.connect(path: socket, timeout: .seconds(5))
             var ids: [String] = []
-            for index in stride(from: c, to: tvCount, by: clients) {
+            for index in stride(from: c, to: count, by: max(1, count / 50)) {
                 ids.append(try await client.request("open", [("tv", .string("tv-\(index)"))])["session"]!.stringValue!)
             }
             sessions.append((client, ids))
         }
-        let keysBefore = log.keys.withLock { $0.count }
-        let sendStart = EmulatorEvent.monotonicSeconds()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (client, ids) in sessions {
-                group.addTask {
-                    for id in ids {
-                        try await client.request("send", [("session", .string(id)), ("seq", 1), ("command", .object([("key", "home")]))])
+        let apiFanOut = try await fanOut(count: count, log: log) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (client, ids) in sessions {
+                    group.addTask {
+                        for id in ids {
+                            try await client.request("send", [("session", .string(id)), ("seq", 1), ("command", .object([("key", "home")]))])
+                        }
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
         }
-        let keysEnd = ContinuousClock.now + .seconds(30)
-        while log.keys.withLock({ $0.count }) < keysBefore + tvCount {
-            guard ContinuousClock.now < keysEnd else { throw PhotonError(.timeout, "not every TV got its key") }
+        for (client, _) in sessions { await client.close() }
+        rows.append("| fleet of \(count) TVs: one key to every TV through the socket API, first send → last receipt (goal < 1 s) | \(ms(apiFanOut)) | — | — |")
+
+        // The same through MQTT, as Home Assistant or another site would send it.
+        var options = MQTTClient.Options(host: "127.0.0.1", port: broker.port, clientID: "bench-\(count)")
+        options.keepAlive = 60
+        let mqtt = try MQTTClient(options)
+        try mqtt.start()
+        defer { mqtt.stop() }
+        for await event in mqtt.events { if case .connected = event { break } }
+        let topics = MQTTTopics(site: site, prefix: "homeassistant")
+        let mqttFanOut = try await fanOut(count: count, log: log) {
+            for index in 0..<count { mqtt.publish(topics.command("androidtv-bench-\(index)", "key"), "up") }
+        }
+        rows.append("| fleet of \(count) TVs: one key to every TV through MQTT, first publish → last receipt (goal < 1 s) | \(ms(mqttFanOut)) | — | — |")
+        var latencies: [Double] = []
+        for _ in 0..<200 {
+            let before = log.keys.withLock { $0.count }
+            let sent = EmulatorEvent.monotonicSeconds()
+            mqtt.publish(topics.command("androidtv-bench-0", "key"), "down")
+            let deadline = ContinuousClock.now + .seconds(5)
+            while log.keys.withLock({ $0.count }) <= before {
+                guard ContinuousClock.now < deadline else { throw PhotonError(.timeout, "an MQTT command never arrived") }
+                try await Task.sleep(for: .microseconds(100))
+            }
+            latencies.append(log.keys.withLock { $0[before] } - sent)
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let latency = Stats(samples: latencies)
+        rows.append("| fleet of \(count) TVs: MQTT command → TV receipt (p50 / p99; goal p50 < 5 ms) | \(ms(latency.p50)) / \(ms(latency.p99)) | — | — |")
+        return rows
+    }
+
+    /// Runs `send` and waits until `count` more keys arrived; returns first send → last receipt.
+    static func fanOut(count: Int, log: Log, _ send: () async throws -> Void) async throws -> Double {
+        let before = log.keys.withLock { $0.count }
+        let start = EmulatorEvent.monotonicSeconds()
+        try await send()
+        let end = ContinuousClock.now + .seconds(60)
+        while log.keys.withLock({ $0.count }) < before + count {
+            guard ContinuousClock.now < end else {
+                throw PhotonError(.timeout, "only \(log.keys.withLock { $0.count } - before) of \(count) TVs got their key")
+            }
             try await Task.sleep(for: .milliseconds(1))
         }
-        let fanOut = log.keys.withLock { $0.last! } - sendStart
-        for (client, _) in sessions { await client.close() }
-        rows.append("| one key to each of \(tvCount) TVs through the daemon (10 API clients), first send → last receipt | \(ms(fanOut)) | — | — |")
-        notes.append(
-            "Daemon rows: the emulated TVs run in the benchmark process, `photon serve` is the release binary in its own process; memory is its VmRSS, CPU its utime+stime over \(Int(idleSeconds)) s.")
-        return (rows, notes)
+        return log.keys.withLock { $0[before + count - 1] } - start
     }
 
     /// Starts `path` with its output discarded; returns its pid.

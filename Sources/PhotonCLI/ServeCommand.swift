@@ -33,7 +33,16 @@ enum ServeCommand {
         ], run: run)
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        EventLoop.raiseDescriptorLimit()
+        // Each TV takes a descriptor or two (a second socket for some brands), plus API
+        // clients: raise the soft limit to the hard one, and say so when even that is short.
+        let limit = EventLoop.raiseDescriptorLimit()
+        let tvCount = (try? await context.store.devices().devices.count) ?? 0
+        let needed = tvCount * 2 + 256
+        if limit.soft < needed {
+            throw PhotonError(
+                .usage, "the file-descriptor limit (\(limit.soft), hard \(limit.hard)) is too low for \(tvCount) TVs: about \(needed) are needed",
+                hint: "raise the hard limit: `ulimit -Hn \(needed)` as root, or LimitNOFILE=\(needed) in the systemd unit")
+        }
         let terminal = context.terminal
         let log = ServiceLog(
             notice: { line in terminal.writeError("photon serve: \(line)\n") }, debug: context.log)

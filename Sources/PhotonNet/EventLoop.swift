@@ -248,10 +248,16 @@ func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)
 extension EventLoop {
     /// Raises this process's soft limit on open descriptors to the hard limit: a daemon
     /// (or a benchmark) holding hundreds of connections needs more than the usual 1024.
-    public static func raiseDescriptorLimit() {
+    @discardableResult
+    public static func raiseDescriptorLimit() -> (soft: Int, hard: Int) {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return (1024, 1024) }
+        if limit.rlim_cur < limit.rlim_max {
+            let raised = rlimit(rlim_cur: limit.rlim_max, rlim_max: limit.rlim_max)
+            var copy = raised
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &copy) == 0 { limit = raised }
+        }
+        func clamp(_ value: rlim_t) -> Int { value > rlim_t(Int32.max) ? Int(Int32.max) : Int(value) }
+        return (clamp(limit.rlim_cur), clamp(limit.rlim_max))
     }
 }
