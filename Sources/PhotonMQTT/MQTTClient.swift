@@ -50,6 +50,8 @@ public final class MQTTClient: @unchecked Sendable {
         case connectionRefused(String)
         case disconnected(code: Int32)
         case message(Message)
+        /// An error libmosquitto reported (a TLS failure, a refused socket).
+        case error(String)
     }
 
     public let events: AsyncStream<Event>
@@ -89,6 +91,10 @@ public final class MQTTClient: @unchecked Sendable {
             Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue().continuation.yield(
                 .message(Message(topic: topic, payload: payload, qos: m.qos, retain: m.retain)))
         }
+        mosquitto_log_callback_set(handle) { _, object, level, text in
+            guard let object, let text, level & Int32(MOSQ_LOG_ERR) != 0 else { return }
+            Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue().continuation.yield(.error(Redaction.sanitize(String(cString: text), limit: 200)))
+        }
         mosquitto_reconnect_delay_set(handle, 1, 30, true)
         do {
             try configure()
@@ -127,6 +133,8 @@ public final class MQTTClient: @unchecked Sendable {
                 return (0..<32).allSatisfy { digest[$0] == expected[$0] } ? 1 : 0
             }, stored)
             sslContext = ctx
+            // Our context as it is: without libmosquitto's defaults (a CA file it would require).
+            try check(mosquitto_int_option(handle, MOSQ_OPT_SSL_CTX_WITH_DEFAULTS, 0), "configuring TLS")
             try check(mosquitto_void_option(handle, MOSQ_OPT_SSL_CTX, UnsafeMutableRawPointer(ctx)), "using the pinned TLS context")
         case nil:
             break
@@ -144,7 +152,7 @@ public final class MQTTClient: @unchecked Sendable {
         let rc = mosquitto_connect_async(handle, options.host, Int32(options.port), options.keepAlive)
         // A broker down at start is not fatal: the loop keeps trying.
         if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
-            throw PhotonError(.unreachable, "MQTT: cannot connect to \(options.host):\(options.port): \(String(cString: mosquitto_strerror(rc)))")
+            throw PhotonError(.unreachable, "cannot connect to \(options.host):\(options.port): \(String(cString: mosquitto_strerror(rc)))")
         }
         try check(mosquitto_loop_start(handle), "starting the MQTT thread")
     }

@@ -45,6 +45,7 @@ public actor MQTTBridge {
     private var retainedState: [String: String] = [:]
     private var apps: [String: [TVApp]] = [:]
     private var connected = false
+    private var lastError: String?
     private let lines: AsyncStream<(String, JSONValue)>
     private let lineSink: AsyncStream<(String, JSONValue)>.Continuation
 
@@ -79,12 +80,19 @@ public actor MQTTBridge {
             switch event {
             case .connected:
                 connected = true
+                lastError = nil
                 log.notice("MQTT: connected")
                 try? client.subscribe(topics.commandWildcard)
                 try? client.subscribe(topics.jsonCommandWildcard)
                 try? client.subscribe(topics.homeAssistantStatus)
                 client.publish(topics.bridgeAvailability, "online", retain: true)
                 await publishAll()
+            case .error(let text):
+                // Said once per distinct error, not on every retry.
+                if lastError != text {
+                    lastError = text
+                    log.notice("MQTT: \(text)")
+                }
             case .connectionRefused(let reason):
                 log.notice("MQTT: the broker refused the connection: \(reason)")
             case .disconnected(let code):

@@ -295,4 +295,48 @@ import Testing
         let url = try TestProcess(try AndroidTVEndToEndTests.binary("photon"), ["serve", "--home", home.path, "--mqtt", "mqtt://photon:pw@127.0.0.1:1"])
         #expect(await url.waitForExit() == 2)
     }
+
+    @Test func mqttsTrustsACAFileOrAPinnedCertificateAndNothingElse() async throws {
+        let dir = try TestEnvironment.temporaryDirectory("mqtt-tls")
+        let cert = dir.appendingPathComponent("broker.pem").path, key = dir.appendingPathComponent("broker.key").path
+        let made = try TestEnvironment.run("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1",
+        ])
+        #expect(made.status == 0, "\(made.output)")
+        // mosquitto started as root drops to its own user, which must read them.
+        chmod(key, 0o644)
+        chmod(dir.path, 0o755)
+        let port = try Broker.freePort()
+        let config = dir.appendingPathComponent("mosquitto.conf")
+        try "listener \(port) 127.0.0.1\nallow_anonymous true\ncertfile \(cert)\nkeyfile \(key)\n".write(to: config, atomically: true, encoding: .utf8)
+        let broker = try await Broker(port: port, config: config.path)
+        let emulator = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
+        defer { emulator.process.terminate() }
+        let home = try await pairLG(emulator)
+        let der = try TestEnvironment.run("/bin/sh", ["-c", "openssl x509 -in '\(cert)' -outform DER | sha256sum | cut -d' ' -f1"])
+        let fingerprint = der.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(fingerprint.count == 64)
+        func serveTLS(_ extra: [String]) throws -> TestProcess {
+            try TestProcess(
+                try AndroidTVEndToEndTests.binary("photon"),
+                ["serve", "--home", home.path, "--mqtt", "mqtts://127.0.0.1:\(broker.port)", "--mqtt-site", "lab"] + extra)
+        }
+        for trust in [["--mqtt-ca", cert], ["--mqtt-pin", fingerprint]] {
+            let daemon = try serveTLS(trust)
+            try await daemon.waitFor("MQTT: connected")
+            daemon.terminate()
+            _ = await daemon.waitForExit()
+        }
+        // Another pin: the TLS handshake fails, so the daemon never connects.
+        let wrong = try serveTLS(["--mqtt-pin", String(repeating: "ab", count: 32)])
+        try await wrong.waitFor("certificate verify failed")
+        #expect(!wrong.standardError.contains("MQTT: connected"))
+        wrong.terminate()
+        _ = await wrong.waitForExit()
+        // mqtts without saying whom to trust is a usage error.
+        let unsaid = try serveTLS([])
+        #expect(await unsaid.waitForExit() == 2)
+        #expect(unsaid.standardError.contains("--mqtt-ca"))
+    }
 }
