@@ -33,5 +33,6 @@ let package = Package(
         .executableTarget(name: "FuzzMAC", dependencies: [core]),
         .executableTarget(name: "FuzzRokuXML", dependencies: [core, roku]),
         .executableTarget(name: "FuzzLGMessages", dependencies: [core, lg]),
+        .executableTarget(name: "FuzzMQTTCommand", dependencies: [core, service]),
     ]
 )

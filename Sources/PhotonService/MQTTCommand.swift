@@ -7,17 +7,17 @@ import PhotonCore
 /// takes it (`key`, `text`, `launch`, `volume`) or `power` (`on`/`off`) or `wake`. Home
 /// Assistant's entity topics (`power/set`, `volume/set`, `source/set`, `text/set`,
 /// `key/set`) carry bare values: those get a fresh id and five seconds to live.
-struct MQTTCommand: Sendable {
-    var id: UUID
-    var issuedAt: Date
-    var expiresAt: Date
-    var commands: [RemoteCommand]
+public struct MQTTCommand: Sendable {
+    public var id: UUID
+    public var issuedAt: Date
+    public var expiresAt: Date
+    public var commands: [RemoteCommand]
     /// Send Wake-on-LAN first (power on).
-    var wake = false
+    public var wake = false
 
     static let defaultLifetime: TimeInterval = 5
 
-    static func parse(name: String, payload: String, apps: [TVApp], now: Date) throws -> MQTTCommand {
+    public static func parse(name: String, payload: String, apps: [TVApp], now: Date) throws -> MQTTCommand {
         var command = MQTTCommand(id: UUID(), issuedAt: now, expiresAt: now.addingTimeInterval(defaultLifetime), commands: [])
         let value = payload.trimmingCharacters(in: .whitespacesAndNewlines)
         switch name {
