@@ -1,15 +1,19 @@
 import CMosquitto
 import COpenSSL
 import Foundation
+import Glibc
 import PhotonCore
 
 /// An MQTT 3.1.1 client over libmosquitto, for the daemon's Home Assistant bridge.
 ///
-/// libmosquitto runs its own network thread (`mosquitto_loop_start`) rather than joining
-/// Photon's event loop: it keeps its socket, keep-alive pings, QoS 1 retries and reconnects
-/// (with back-off) to itself, and only its documented thread-safe calls (`publish`,
-/// `subscribe`, `disconnect`) cross from Swift. Its callbacks arrive on that thread and are
-/// handed on as `events`, so nothing of the bridge runs inside libmosquitto.
+/// The client has a network thread of its own rather than joining Photon's event loop:
+/// libmosquitto keeps the protocol (keep-alive pings, QoS 1 retries, packet framing) to
+/// itself, and the thread drives it with `poll` — not libmosquitto's own
+/// `mosquitto_loop_start`, whose `select` refuses descriptors above 1024, which a daemon
+/// holding thousands of TV sessions reaches on its first reconnect to the broker. A pipe
+/// wakes the thread when a publish from Swift has bytes to write. Reconnects back off from
+/// 1 s to 30 s. Callbacks arrive on that thread and are handed on as `events`, so nothing of
+/// the bridge runs inside libmosquitto.
 public final class MQTTClient: @unchecked Sendable {
     /// How to reach and trust the broker.
     public struct Options: Sendable {
@@ -61,6 +65,9 @@ public final class MQTTClient: @unchecked Sendable {
     private var sslContext: OpaquePointer?
     private var pin: UnsafeMutablePointer<UInt8>?
     private let stopped = Locked(false)
+    private let stopping = Locked(false)
+    private var wake: [Int32] = [-1, -1]
+    private var thread: Thread?
 
     private static let initialise: Void = { mosquitto_lib_init() }()
 
@@ -72,6 +79,8 @@ public final class MQTTClient: @unchecked Sendable {
             throw PhotonError(.internal, "libmosquitto could not make a client")
         }
         self.handle = handle
+        // Publishes come from Swift's threads while the network thread reads.
+        mosquitto_threaded_set(handle, true)
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         mosquitto_connect_callback_set(handle) { _, object, rc in
             guard let object else { return }
@@ -149,21 +158,81 @@ public final class MQTTClient: @unchecked Sendable {
 
     /// Connects in the background and keeps reconnecting until `stop`.
     public func start() throws {
-        let rc = mosquitto_connect_async(handle, options.host, Int32(options.port), options.keepAlive)
-        // A broker down at start is not fatal: the loop keeps trying.
-        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
-            throw PhotonError(.unreachable, "cannot connect to \(options.host):\(options.port): \(String(cString: mosquitto_strerror(rc)))")
+        guard pipe(&wake) == 0 else { throw PhotonError(.internal, "cannot make the MQTT thread's wake-up pipe") }
+        for fd in wake {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
-        try check(mosquitto_loop_start(handle), "starting the MQTT thread")
+        // The thread holds the client until `stop()` ends it.
+        let thread = Thread { self.networkLoop() }
+        thread.name = "photon-mqtt"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// The network thread: connect, then poll the socket (and the wake-up pipe) and let
+    /// libmosquitto read, write and keep alive; reconnect with back-off when it drops.
+    private func networkLoop() {
+        var failures = 0
+        var everConnected = false
+        while !stopped.withLock({ $0 }) {
+            let socket = mosquitto_socket(handle)
+            if socket < 0 {
+                // Stopping: the DISCONNECT went out and libmosquitto closed the socket.
+                if stopping.withLock({ $0 }) { return }
+                let rc = everConnected ? mosquitto_reconnect(handle) : mosquitto_connect(handle, options.host, Int32(options.port), options.keepAlive)
+                if rc == MOSQ_ERR_SUCCESS.rawValue {
+                    everConnected = true
+                    failures = 0
+                } else {
+                    if rc != MOSQ_ERR_ERRNO.rawValue && rc != MOSQ_ERR_CONN_LOST.rawValue && rc != MOSQ_ERR_NO_CONN.rawValue {
+                        continuation.yield(.error(String(cString: mosquitto_strerror(rc))))
+                    }
+                    failures += 1
+                    let delay = min(30.0, pow(2.0, Double(min(failures - 1, 5))))
+                    var slept = 0.0
+                    while slept < delay, !stopped.withLock({ $0 }) {
+                        usleep(100_000)
+                        slept += 0.1
+                    }
+                }
+                continue
+            }
+            var fds = [
+                pollfd(fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle) ? Int16(POLLOUT) : 0), revents: 0),
+                pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&fds, 2, 1000)
+            if ready < 0 && errno != EINTR { usleep(10_000) }
+            if fds[1].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                while read(wake[0], &drain, 64) > 0 {}
+            }
+            var rc = MOSQ_ERR_SUCCESS.rawValue
+            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { rc = mosquitto_loop_read(handle, 1) }
+            if rc == MOSQ_ERR_SUCCESS.rawValue, mosquitto_want_write(handle) { rc = mosquitto_loop_write(handle, 1) }
+            if rc == MOSQ_ERR_SUCCESS.rawValue { rc = mosquitto_loop_misc(handle) }
+            if rc != MOSQ_ERR_SUCCESS.rawValue, mosquitto_socket(handle) >= 0 {
+                // A broken connection: close it; the next turn reconnects.
+                mosquitto_disconnect(handle)
+            }
+        }
+    }
+
+    private func wakeUp() {
+        var byte: UInt8 = 1
+        _ = write(wake[1], &byte, 1)
     }
 
     /// Publishes; a client that is not connected drops it (nothing is queued for later).
     @discardableResult
     public func publish(_ topic: String, _ payload: [UInt8], qos: Int32 = 1, retain: Bool = false) -> Bool {
-        guard !stopped.withLock({ $0 }) else { return false }
-        return payload.withUnsafeBytes { bytes in
+        guard !stopping.withLock({ $0 }) else { return false }
+        let sent = payload.withUnsafeBytes { bytes in
             mosquitto_publish(handle, nil, topic, Int32(bytes.count), bytes.baseAddress, qos, retain) == MOSQ_ERR_SUCCESS.rawValue
         }
+        wakeUp()
+        return sent
     }
 
     @discardableResult
@@ -173,16 +242,26 @@ public final class MQTTClient: @unchecked Sendable {
 
     public func subscribe(_ pattern: String, qos: Int32 = 1) throws {
         try check(mosquitto_subscribe(handle, nil, pattern, qos), "subscribing to \(pattern)")
+        wakeUp()
     }
 
     /// Disconnects cleanly (no last will) and stops the thread. Safe to call twice.
     public func stop() {
-        guard stopped.withLock({ s -> Bool in
+        guard stopping.withLock({ s -> Bool in
             defer { s = true }
             return !s
         }) else { return }
+        // The DISCONNECT goes out on the network thread, which then ends.
         mosquitto_disconnect(handle)
-        mosquitto_loop_stop(handle, false)
+        wakeUp()
+        if let thread, !Thread.current.isEqual(thread) {
+            for _ in 0..<100 where !thread.isFinished { usleep(5_000) }
+        }
+        stopped.withLock { $0 = true }
+        wakeUp()
+        if let thread, !Thread.current.isEqual(thread) {
+            for _ in 0..<100 where !thread.isFinished { usleep(5_000) }
+        }
         continuation.finish()
     }
 
@@ -190,6 +269,7 @@ public final class MQTTClient: @unchecked Sendable {
         stop()
         mosquitto_destroy(handle)
         if let sslContext { SSL_CTX_free(sslContext) }
+        for fd in wake where fd >= 0 { close(fd) }
         pin?.deallocate()
     }
 }

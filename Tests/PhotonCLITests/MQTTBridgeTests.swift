@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonMQTT
 import PhotonStore
 import PhotonTestSupport
 import Testing
@@ -338,5 +339,35 @@ import Testing
         let unsaid = try serveTLS([])
         #expect(await unsaid.waitForExit() == 2)
         #expect(unsaid.standardError.contains("--mqtt-ca"))
+    }
+
+    /// A daemon holding thousands of TV sessions reconnects to its broker with a socket
+    /// numbered above 1024, which `select`-based loops (libmosquitto's own) refuse.
+    @Test func theClientWorksWithDescriptorsAbove1024() async throws {
+        let broker = try await Broker()
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        while held.count < 1100 {
+            let fd = open("/dev/null", O_RDONLY)
+            guard fd >= 0 else { break }
+            held.append(fd)
+        }
+        try #require((held.last ?? 0) > 1024, "cannot open enough descriptors here")
+        let client = try MQTTClient(MQTTClient.Options(host: "127.0.0.1", port: broker.port, clientID: "high-fd"))
+        try client.start()
+        defer { client.stop() }
+        let connected = try await withTimeout(.seconds(10), "connecting with a high descriptor") { () -> Bool in
+            for await event in client.events { if case .connected = event { return true } }
+            return false
+        }
+        #expect(connected)
+        try client.subscribe("photon/high-fd/#")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(client.publish("photon/high-fd/x", "hello"))
+        let echoed = try await withTimeout(.seconds(5), "the message back") { () -> String? in
+            for await event in client.events { if case .message(let m) = event { return String(decoding: m.payload, as: UTF8.self) } }
+            return nil
+        }
+        #expect(echoed == "hello")
     }
 }
