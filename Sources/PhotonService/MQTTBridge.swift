@@ -99,7 +99,7 @@ public actor MQTTBridge {
                 connected = false
                 if code != 0 { log.notice("MQTT: lost the broker (\(code)); reconnecting") }
             case .message(let message):
-                await handle(message)
+                dispatch(message)
             }
         }
         stateTask.cancel()
@@ -194,6 +194,19 @@ public actor MQTTBridge {
     }
 
     // MARK: commands
+
+    /// The last command task per TV: commands for one TV run in order, different TVs at once.
+    private var lastCommand: [String: Task<Void, Never>] = [:]
+
+    private func dispatch(_ message: MQTTClient.Message) {
+        let key = topics.parseCommandTopic(message.topic)?.tv ?? ""
+        let previous = lastCommand[key]
+        let task = Task {
+            await previous?.value
+            await self.handle(message)
+        }
+        lastCommand[key] = task
+    }
 
     private func handle(_ message: MQTTClient.Message) async {
         if message.topic == topics.homeAssistantStatus {
