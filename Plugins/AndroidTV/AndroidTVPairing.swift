@@ -40,11 +40,7 @@ struct AndroidTVPairingFlow: PairingFlow {
         else { throw PhotonError(.internal, "the client certificate was not presented") }
 
         // Consent first: nothing is sent to a TV the user has not trusted.
-        guard case .trust(true) = try await responder.answer(.trustCertificate(tvCertificate)) else {
-            throw PhotonError(
-                .untrustedCertificate, "the TV's certificate \(tvCertificate.fingerprint) was not trusted; nothing was sent",
-                hint: "compare the fingerprint, then run again and accept it, or pass --trust FINGERPRINT")
-        }
+        try await responder.requireTrust(tvCertificate)
 
         func exchange(_ body: PoloMessage.Body, expecting step: String) async throws -> PoloMessage {
             try await framed.send(PoloMessage(body).encoded(), timeout: context.timeout)

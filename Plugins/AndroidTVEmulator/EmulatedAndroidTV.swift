@@ -108,17 +108,7 @@ public final class EmulatedAndroidTV: Sendable {
     }
 
     static func loadOrMakeIdentity(_ c: Configuration) throws -> ClientIdentity {
-        guard let dir = c.stateDirectory else { return try makeIdentity(c) }
-        let certURL = dir.appendingPathComponent("tv-cert.pem"), keyURL = dir.appendingPathComponent("tv-key.pem")
-        if let cert = try? String(contentsOf: certURL, encoding: .utf8), let key = try? String(contentsOf: keyURL, encoding: .utf8) {
-            return ClientIdentity(certificatePEM: cert, privateKeyPEM: key)
-        }
-        let made = try makeIdentity(c)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try made.certificatePEM.write(to: certURL, atomically: true, encoding: .utf8)
-        try made.privateKeyPEM.write(to: keyURL, atomically: true, encoding: .utf8)
-        chmod(keyURL.path, 0o600)
-        return made
+        try EmulatorIdentity.loadOrMake(in: c.stateDirectory) { try makeIdentity(c) }
     }
 
     static func loadPaired(_ c: Configuration) -> Set<String> {

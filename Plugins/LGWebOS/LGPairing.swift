@@ -76,20 +76,11 @@ struct LGPairingFlow: PairingFlow {
                 await probe.close()
                 return (try await plainStream(plain, responder: responder, reason: "The TV does not answer TLS on \(endpoint) (\(error.message)), but its plain WebSocket port \(plainPort) is open: a webOS TV from before 2018?"), nil)
             }
-            guard let certificate = stream.peerCertificate else {
-                await stream.close()
-                throw PhotonError(.tls, "the TV presented no certificate")
-            }
-            guard case .trust(true) = try await responder.answer(.trustCertificate(certificate)) else {
-                await stream.close()
-                throw PhotonError(
-                    .untrustedCertificate, "the TV's certificate \(certificate.fingerprint) was not trusted; nothing was sent",
-                    hint: "compare the fingerprint, then run again and accept it, or pass --trust FINGERPRINT")
-            }
+            let pin = try await responder.requireTrust(in: stream)
             do {
                 let channel = try await context.connector.upgradeToMessageStream(
                     stream, request: LGWebOSAdapter.mainSocket(endpoint, security: .plain), timeout: context.timeout)
-                return (channel, certificate.fingerprint)
+                return (channel, pin)
             } catch {
                 await stream.close()
                 throw error

@@ -134,16 +134,7 @@ public final class EmulatedLGTV: Sendable {
     }
 
     static func loadOrMakeIdentity(_ c: Configuration) throws -> ClientIdentity {
-        guard let dir = c.stateDirectory else { return try makeIdentity() }
-        let certURL = dir.appendingPathComponent("tv-cert.pem"), keyURL = dir.appendingPathComponent("tv-key.pem")
-        if let cert = try? String(contentsOf: certURL, encoding: .utf8), let key = try? String(contentsOf: keyURL, encoding: .utf8) {
-            return ClientIdentity(certificatePEM: cert, privateKeyPEM: key)
-        }
-        let made = try makeIdentity()
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try made.certificatePEM.write(to: certURL, atomically: true, encoding: .utf8)
-        try made.privateKeyPEM.write(to: keyURL, atomically: true, encoding: .utf8)
-        return made
+        try EmulatorIdentity.loadOrMake(in: c.stateDirectory) { try makeIdentity() }
     }
 
     func saveKeys() {

@@ -131,19 +131,7 @@ struct SamsungPairingFlow: PairingFlow {
         let stream = try await context.connector.openByteStream(
             to: endpoint, security: tls ? .tls(TLSClientOptions(trust: .captureForFirstUse)) : .plain, timeout: context.timeout)
         var pin: CertificateFingerprint?
-        if tls {
-            guard let certificate = stream.peerCertificate else {
-                await stream.close()
-                throw PhotonError(.tls, "the TV presented no certificate")
-            }
-            guard case .trust(true) = try await responder.answer(.trustCertificate(certificate)) else {
-                await stream.close()
-                throw PhotonError(
-                    .untrustedCertificate, "the TV's certificate \(certificate.fingerprint) was not trusted; nothing was sent",
-                    hint: "compare the fingerprint, then run again and accept it, or pass --trust FINGERPRINT")
-            }
-            pin = certificate.fingerprint
-        }
+        if tls { pin = try await responder.requireTrust(in: stream) }
         _ = try await responder.answer(
             .confirmOnTV(message: "Accept \"\(context.clientName)\" on the TV's screen (within \(Int(acceptTimeout.seconds)) s)…"))
         let request = MessageStreamRequest(

@@ -65,3 +65,31 @@ public struct PairedTV: Sendable, Hashable {
         self.secrets = secrets
     }
 }
+
+extension PairingResponder {
+    /// Asks for consent to the certificate a TV presents on `stream` and returns its pin;
+    /// without consent (or without a certificate) it closes the stream and throws, and
+    /// nothing has been sent. Every TLS brand's pairing starts with this.
+    public func requireTrust(in stream: any ByteStream) async throws -> CertificateFingerprint {
+        guard let certificate = stream.peerCertificate else {
+            await stream.close()
+            throw PhotonError(.tls, "the TV presented no certificate")
+        }
+        do {
+            try await requireTrust(certificate)
+        } catch {
+            await stream.close()
+            throw error
+        }
+        return certificate.fingerprint
+    }
+
+    /// Asks for consent to `certificate`; throws `untrustedCertificate` without it.
+    public func requireTrust(_ certificate: CertificateInfo) async throws {
+        guard case .trust(true) = try await answer(.trustCertificate(certificate)) else {
+            throw PhotonError(
+                .untrustedCertificate, "the TV's certificate \(certificate.fingerprint) was not trusted; nothing was sent",
+                hint: "compare the fingerprint, then run again and accept it, or pass --trust FINGERPRINT")
+        }
+    }
+}
