@@ -11,6 +11,12 @@ var outputPath = "docs/benchmarks.md"
 var arguments = Array(CommandLine.arguments.dropFirst())
 while let first = arguments.first {
     arguments.removeFirst()
+    if first == "--fleet", let text = arguments.first, let count = Int(text) {
+        // The daemon rows up to a fleet of COUNT TVs (500, 2000 or 5000), printed.
+        let daemon = try await DaemonBench.run(repositoryRoot: Benchmarks.repositoryRoot, tvCount: count)
+        print((daemon.rows + daemon.notes).joined(separator: "\n"))
+        exit(0)
+    }
     if first == "--daemon-only" {
         // Just the daemon rows, for working on them: printed, not written.
         let daemon = try await DaemonBench.run(repositoryRoot: Benchmarks.repositoryRoot)

@@ -41,6 +41,8 @@ public actor MQTTBridge {
 
     /// TVs published, by device id, with the subscription feeding their state.
     private var published: [String: UUID] = [:]
+    /// Device ids by the form they take in topics.
+    private var byTopicID: [String: String] = [:]
     /// The last state published per topic, republished after a reconnect.
     private var retainedState: [String: String] = [:]
     private var apps: [String: [TVApp]] = [:]
@@ -123,6 +125,7 @@ public actor MQTTBridge {
         for (id, subscription) in published where !current.contains(id) {
             if let connection = try? await hub.connection(for: id) { await connection.unsubscribe(subscription) }
             published[id] = nil
+            byTopicID[MQTTTopics.objectID(id)] = nil
             apps[id] = nil
             client.publish(topics.discovery(id), [], retain: true)
             for name in MQTTTopics.stateNames {
@@ -136,6 +139,7 @@ public actor MQTTBridge {
             guard let connection = try? await hub.connection(for: device.id) else { continue }
             let subscription = UUID()
             published[device.id] = subscription
+            byTopicID[MQTTTopics.objectID(device.id)] = device.id
             let sink = lineSink
             let id = device.id
             await connection.subscribe(subscription) { line in sink.yield((id, line)) }
@@ -218,7 +222,7 @@ public actor MQTTBridge {
             return
         }
         guard let (tvPart, name) = topics.parseCommandTopic(message.topic) else { return }
-        guard let id = published.keys.first(where: { MQTTTopics.objectID($0) == tvPart }) else { return }
+        guard let id = byTopicID[tvPart] else { return }
         if message.retain {
             // A command stored by the broker is from the past: never executed.
             log.notice("MQTT: ignored a retained command on \(message.topic)")
