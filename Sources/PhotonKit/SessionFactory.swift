@@ -65,6 +65,7 @@ public struct SessionFactory: Sendable {
 
     /// A stored TV by nickname, id or address (`HOST` or `HOST:PORT`).
     public func device(named name: String) async throws -> DeviceRecord {
+        if let cache, let found = try await cache.find(name) { return found }
         let file = try await devices()
         if let found = file.find(name) { return found }
         if let endpoint = try? Endpoint(parsing: name, defaultPort: 0),
@@ -96,15 +97,36 @@ public struct SessionFactory: Sendable {
 /// The store's two files as last read, reread when `Store.fileStamp()` changes.
 final class StoreCache: Sendable {
     let store: Store
-    private let cached = Locked<(stamp: [Int], devices: DeviceFile, secrets: SecretFile)?>(nil)
+    private struct Entry {
+        var stamp: [Int]
+        var devices: DeviceFile
+        var secrets: SecretFile
+        /// Nicknames and ids to records, so a daemon serving thousands of TVs finds one
+        /// without a scan per command.
+        var byName: [String: DeviceRecord]
+    }
+    private let cached = Locked<Entry?>(nil)
 
     init(store: Store) { self.store = store }
 
     func current() async throws -> (devices: DeviceFile, secrets: SecretFile) {
+        let entry = try await load()
+        return (entry.devices, entry.secrets)
+    }
+
+    /// A TV by nickname or id (what `DeviceFile.find` answers), from the index.
+    func find(_ name: String) async throws -> DeviceRecord? { try await load().byName[name] }
+
+    private func load() async throws -> Entry {
         let stamp = store.fileStamp()
-        if let hit = cached.withLock({ $0 }), hit.stamp == stamp { return (hit.devices, hit.secrets) }
+        if let hit = cached.withLock({ $0 }), hit.stamp == stamp { return hit }
         let (devices, secrets) = try await store.snapshot()
-        cached.withLock { $0 = (stamp, devices, secrets) }
-        return (devices, secrets)
+        var byName: [String: DeviceRecord] = [:]
+        // Ids first, nicknames over them: `find` prefers a nickname.
+        for device in devices.devices { byName[device.id] = device }
+        for device in devices.devices { byName[device.nickname] = device }
+        let entry = Entry(stamp: stamp, devices: devices, secrets: secrets, byName: byName)
+        cached.withLock { $0 = entry }
+        return entry
     }
 }
