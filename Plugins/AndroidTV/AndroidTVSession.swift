@@ -2,13 +2,12 @@ import Foundation
 import PhotonCore
 
 /// A live remote-control session on the remote port (protocol notes §7): the configure /
-/// set-active handshake with feature negotiation, pings answered, an idle watchdog, and
+/// set-active handshake with feature negotiation, pings answered, an idle limit, and
 /// the TV's power, volume and current-app reports as `TVEvent`s.
 final class AndroidTVSession: RemoteSession {
     private struct State {
         var imeCounter: Int32 = 0
         var fieldCounter: Int32 = 0
-        var lastReceived = ContinuousClock.now
         var voiceWaiter: Promise<Int32>?
         var closed = false
     }
@@ -127,28 +126,33 @@ final class AndroidTVSession: RemoteSession {
             continuation.yield(.deviceInfo(model: info.model.isEmpty ? nil : info.model, vendor: info.vendor.isEmpty ? nil : info.vendor,
                 version: info.appVersion.isEmpty ? nil : info.appVersion))
         }
-        let reader = Task { [weak self] in
+        // The reader prefers the stream's executor (the event loop's thread for sockets):
+        // a ping is read and answered where its readiness is seen, with no thread woken.
+        // Nothing the TV sends needs an instant answer (a ping may wait seconds), so its
+        // readiness may be batched with other sessions'.
+        framed.stream.allowBatchedReadiness()
+        let reader = Task(executorPreference: framed.stream.preferredExecutor) { [weak self] in
             guard let self else { return }
             await self.readLoop()
         }
-        let watchdog = Task { [weak self] in
-            guard let self else { return }
-            await self.watchdogLoop()
-        }
-        tasks.withLock { $0 = [reader, watchdog] }
+        tasks.withLock { $0 = [reader] }
     }
 
+    /// Reads until the TV closes, fails, or is silent for the idle limit. The limit is
+    /// the read's own deadline (kept by the event loop), not a timer task per session.
     private func readLoop() async {
         var reason: PhotonError?
         do {
             while true {
-                guard let bytes = try await framed.receive(timeout: nil) else {
+                guard let bytes = try await framed.receive(timeout: idleLimit) else {
                     reason = PhotonError(.connectionClosed, "the TV closed the connection")
                     break
                 }
-                state.withLock { $0.lastReceived = .now }
                 try await handle(try RemoteMessage.decode(bytes))
             }
+        } catch let error as PhotonError where error.code == .timeout {
+            log.debug("remote: nothing from the TV for \(Int(idleLimit.seconds)) s; closing")
+            reason = PhotonError(.timeout, "the TV stopped answering (nothing for \(String(format: "%.1f", idleLimit.seconds)) s)")
         } catch {
             reason = PhotonError.wrap(error)
         }
@@ -184,23 +188,6 @@ final class AndroidTVSession: RemoteSession {
         state.withLock { s in
             defer { s.voiceWaiter = nil }
             return s.voiceWaiter
-        }
-    }
-
-    /// Wakes only when the idle limit could have passed (not on a fixed tick), so a
-    /// daemon holding hundreds of sessions does not spin on timers.
-    private func watchdogLoop() async {
-        var wait = idleLimit
-        while !Task.isCancelled {
-            try? await Task.sleep(for: wait + .milliseconds(10))
-            let idle = ContinuousClock.now - state.withLock { $0.lastReceived }
-            wait = idleLimit - idle
-            if idle > idleLimit {
-                log.debug("remote: nothing from the TV for \(Int(idle.seconds)) s; closing")
-                // finish() first, so the reason is the silence, not the close it causes.
-                await finish(PhotonError(.timeout, "the TV stopped answering (nothing for \(String(format: "%.1f", idleLimit.seconds)) s)"))
-                return
-            }
         }
     }
 

@@ -23,6 +23,9 @@ static inline long photon_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int versio
 static inline long photon_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) {
     return SSL_CTX_set_mode(ctx, mode);
 }
+static inline void photon_SSL_CTX_set_read_ahead(SSL_CTX *ctx, int yes) {
+    SSL_CTX_set_read_ahead(ctx, yes);
+}
 static inline long photon_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
     return SSL_set_tlsext_host_name(ssl, name);
 }
@@ -61,5 +64,24 @@ static inline int photon_BN_num_bytes(const BIGNUM *bn) { return BN_num_bytes(bn
 /// TVs often drop the connection without close_notify: treat that as a clean EOF.
 static inline void photon_SSL_CTX_ignore_unexpected_eof(SSL_CTX *ctx) {
     SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF | SSL_OP_NO_RENEGOTIATION);
+}
+
+/// Records in *drained whether the socket's last read returned less than was asked for
+/// (the kernel had nothing more at that moment), so the caller can wait for readiness
+/// instead of making a read that would only say EAGAIN.
+static inline long photon_track_short_reads(BIO *bio, int oper, const char *argp, size_t len, int argi, long argl,
+                                            int ret, size_t *processed) {
+    (void)argp; (void)argi; (void)argl;
+    if (oper == (BIO_CB_READ | BIO_CB_RETURN)) {
+        int *drained = (int *)BIO_get_callback_arg(bio);
+        if (drained) *drained = (ret > 0 && processed && *processed < len) ? 1 : 0;
+    }
+    return ret;
+}
+static inline void photon_SSL_track_short_reads(SSL *ssl, int *drained) {
+    BIO *rbio = SSL_get_rbio(ssl);
+    if (!rbio) return;
+    BIO_set_callback_arg(rbio, (char *)drained);
+    BIO_set_callback_ex(rbio, photon_track_short_reads);
 }
 #endif

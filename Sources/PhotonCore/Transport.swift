@@ -221,9 +221,19 @@ public protocol ByteStream: AnyObject, Sendable {
     func write(_ bytes: [UInt8], timeout: Duration?) async throws
     /// Closes the stream; pending and later reads end. Safe to call more than once.
     func close() async
+    /// The executor a task that mostly waits on this stream should prefer (for sockets,
+    /// the event loop's thread, where readiness is seen), or nil for the default pool.
+    var preferredExecutor: (any TaskExecutor)? { get }
+    /// Lets what arrives wait a few tens of milliseconds to be handled together with other
+    /// connections' (far fewer wake-ups for a process holding thousands). For a session's
+    /// steady state, where pings and state reports need no instant answer; not for a
+    /// connection whose requests wait on answers. A no-op where unsupported.
+    func allowBatchedReadiness()
 }
 
 extension ByteStream {
+    public var preferredExecutor: (any TaskExecutor)? { nil }
+    public func allowBatchedReadiness() {}
     public func read(maxLength: Int) async throws -> [UInt8] { try await read(maxLength: maxLength, timeout: nil) }
     public func write(_ bytes: [UInt8]) async throws { try await write(bytes, timeout: nil) }
 }

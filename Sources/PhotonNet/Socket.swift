@@ -130,6 +130,15 @@ final class Socket: Sendable {
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Whether the socket is connected (a non-blocking connect has completed).
+    var hasPeer: Bool {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        return withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        } == 0
+    }
+
     /// Local address the socket is bound to.
     var localAddress: SocketAddress? {
         var storage = sockaddr_storage()
@@ -172,23 +181,28 @@ final class Socket: Sendable {
                 socket.close()
                 throw connectError(address, e)
             }
-            do {
-                try await socket.wait(for: .write, deadline: deadline)
-            } catch let error as PhotonError where error.code == .timeout {
-                socket.close()
-                throw PhotonError(
-                    .timeout, "connecting to \(address) timed out after \(formatted(timeout)) s",
-                    hint: "check that the TV is on and on this network, or raise --timeout")
-            } catch {
-                socket.close()
-                throw error
-            }
-            var soError: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length)
-            if soError != 0 {
-                socket.close()
-                throw connectError(address, soError)
+            // A wake-up only says "look again": the connection is made once the socket has
+            // a peer, and failed once it reports an error.
+            while true {
+                do {
+                    try await socket.wait(for: .write, deadline: deadline)
+                } catch let error as PhotonError where error.code == .timeout {
+                    socket.close()
+                    throw PhotonError(
+                        .timeout, "connecting to \(address) timed out after \(formatted(timeout)) s",
+                        hint: "check that the TV is on and on this network, or raise --timeout")
+                } catch {
+                    socket.close()
+                    throw error
+                }
+                var soError: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length)
+                if soError != 0 {
+                    socket.close()
+                    throw connectError(address, soError)
+                }
+                if socket.hasPeer { break }
             }
         }
         return socket

@@ -24,17 +24,22 @@ public final class SocketStream: ByteStream {
         return SocketStream(socket: socket, peer: nil)
     }
 
+    /// Tasks that wait on this stream run best on the event loop's thread.
+    public var preferredExecutor: (any TaskExecutor)? { EventLoop.shared }
+
+    public func allowBatchedReadiness() { EventLoop.shared.batchReadiness(socket.registration) }
+
     public func read(maxLength: Int, timeout: Duration?) async throws -> [UInt8] {
         let end = deadline(after: timeout)
         return try await readGate.withGate {
             while true {
                 var failure: Int32 = 0
                 var open = true
-                let bytes = [UInt8](unsafeUninitializedCapacity: max(1, maxLength)) { buffer, count in
+                let bytes = ReadScratch.read(maxLength: maxLength) { buffer in
                     let n = socket.withOpenDescriptor { recv($0, buffer.baseAddress, buffer.count, 0) }
-                    count = max(n ?? 0, 0)
                     if let n, n < 0 { failure = errno }
                     open = n != nil
+                    return n ?? 0
                 }
                 guard open else { throw PhotonError(.connectionClosed, "the connection was closed") }
                 if failure == 0 { return bytes }

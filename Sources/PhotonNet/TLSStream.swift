@@ -12,6 +12,12 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
     private let ssl: OpaquePointer
     private let sslLock = NSLock()
     private var closed = false  // guarded by sslLock
+    /// Set by OpenSSL's socket reads: the last one returned less than asked for.
+    private let lastReadWasShort = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    /// The socket had nothing more after the last read and OpenSSL holds nothing back:
+    /// the next read waits for readiness first instead of a read(2) that would only say
+    /// EAGAIN (one system call less per message on a steady connection). Guarded by sslLock.
+    private var socketDrained = false
     private let readGate = AsyncGate()
     private let writeGate = AsyncGate()
     private let context: TLSContext
@@ -29,6 +35,8 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
         self.socket = socket
         self.context = context
         SSL_set_fd(ssl, socket.fd)
+        lastReadWasShort.initialize(to: 0)
+        photon_SSL_track_short_reads(ssl, lastReadWasShort)
         if server {
             SSL_set_accept_state(ssl)
         } else {
@@ -42,6 +50,7 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
     deinit {
         socket.close()
         SSL_free(ssl)
+        lastReadWasShort.deallocate()
     }
 
     /// Connects to a TV and checks its certificate against `options.trust`. With a pin,
@@ -121,14 +130,16 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
             case .done(let value): return value
             case .eof: return nil
             case .failure(let error): throw error
-            case .wait(let interest):
-                do {
-                    try await socket.wait(for: interest, deadline: deadline)
-                } catch let error as PhotonError where error.code == .timeout {
-                    throw PhotonError(
-                        .timeout, "\(what) timed out", hint: "check that the TV is on and answering, or raise --timeout")
-                }
+            case .wait(let interest): try await wait(for: interest, deadline: deadline, what: what)
             }
+        }
+    }
+
+    private func wait(for interest: EventLoop.Interest, deadline: ContinuousClock.Instant?, what: String) async throws {
+        do {
+            try await socket.wait(for: interest, deadline: deadline)
+        } catch let error as PhotonError where error.code == .timeout {
+            throw PhotonError(.timeout, "\(what) timed out", hint: "check that the TV is on and answering, or raise --timeout")
         }
     }
 
@@ -161,16 +172,28 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
         }
     }
 
+    /// Tasks that wait on this stream run best on the event loop's thread.
+    public var preferredExecutor: (any TaskExecutor)? { EventLoop.shared }
+
+    public func allowBatchedReadiness() { EventLoop.shared.batchReadiness(socket.registration) }
+
     public func read(maxLength: Int, timeout: Duration?) async throws -> [UInt8] {
         let end = deadline(after: timeout)
         return try await readGate.withGate {
-            let bytes: [UInt8]? = try await drive(deadline: end, what: "reading from the TV") { ssl in
+            let what = "reading from the TV"
+            let drained = sslLock.withLock { () -> Bool in
+                defer { socketDrained = false }
+                return socketDrained
+            }
+            if drained { try await wait(for: .read, deadline: end, what: what) }
+            let bytes: [UInt8]? = try await drive(deadline: end, what: what) { ssl in
                 var rc: Int32 = 0
-                let bytes = [UInt8](unsafeUninitializedCapacity: max(1, maxLength)) { buffer, count in
+                let bytes = ReadScratch.read(maxLength: maxLength) { buffer in
                     var n = 0
                     rc = SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &n)
-                    count = rc == 1 ? n : 0
+                    return rc == 1 ? n : 0
                 }
+                if rc == 1 { socketDrained = lastReadWasShort.pointee == 1 && SSL_has_pending(ssl) == 0 }
                 return (rc, bytes)
             }
             return bytes ?? []

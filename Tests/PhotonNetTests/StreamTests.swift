@@ -158,3 +158,73 @@ import Testing
         #expect(throws: PhotonError.self) { try UDPSender.send([1], to: "not-an-ip", port: 9) }
     }
 }
+
+/// Sockets in the event loop's batched set: nothing is lost or stuck, whether the set is
+/// small (handled at once), large and busy (collected once per window), or large and quiet.
+@Suite struct BatchedReadinessTests {
+    @Test func pingPongOverManyBatchedConnectionsLosesNothing() async throws {
+        let listener = try TCPListener()
+        defer { listener.close() }
+        var pairs: [(SocketStream, SocketStream)] = []
+        // More than the threshold, so the set really batches.
+        for _ in 0..<(EventLoop.batchThreshold + 16) {
+            async let accepted = listener.accept()
+            let client = try await SocketStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
+            let server = try await accepted
+            server.allowBatchedReadiness()
+            pairs.append((client, server))
+        }
+        // Each server echoes 50 one-byte messages, reading in a task that prefers the loop.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (client, server) in pairs {
+                group.addTask(executorPreference: server.preferredExecutor) {
+                    var echoed = 0
+                    while echoed < 50 {
+                        let bytes = try await server.read(maxLength: 64, timeout: .seconds(10))
+                        #expect(!bytes.isEmpty)
+                        try await server.write(bytes, timeout: .seconds(5))
+                        echoed += bytes.count
+                    }
+                }
+                group.addTask {
+                    for round in 0..<50 {
+                        try await client.write([UInt8(round % 256)], timeout: .seconds(5))
+                        let back = try await client.read(maxLength: 64, timeout: .seconds(10))
+                        #expect(back == [UInt8(round % 256)])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        // After a quiet spell, one message on one connection of the large set.
+        try await Task.sleep(for: EventLoop.batchWindow * 3)
+        let (lastClient, lastServer) = pairs[pairs.count - 1]
+        async let received = lastServer.read(maxLength: 16, timeout: .seconds(5))
+        try await lastClient.write([7], timeout: .seconds(5))
+        #expect(try await received == [7])
+        for (client, server) in pairs {
+            async let serverClosed: Void = server.close()
+            await client.close()
+            await serverClosed
+        }
+    }
+
+    @Test func aLoneMessageAfterQuietArrivesWithoutWaitingForAWindow() async throws {
+        let listener = try TCPListener()
+        defer { listener.close() }
+        async let accepted = listener.accept()
+        let client = try await SocketStream.connect(host: "127.0.0.1", port: listener.port, timeout: .seconds(5))
+        let server = try await accepted
+        server.allowBatchedReadiness()
+        try await Task.sleep(for: EventLoop.batchWindow * 3)
+        async let received = server.read(maxLength: 16, timeout: .seconds(5))
+        try await Task.sleep(for: .milliseconds(5))
+        try await client.write([42], timeout: .seconds(5))
+        #expect(try await received == [42])
+        // A close is seen by a batched reader too.
+        async let clientClosed: Void = client.close()
+        #expect(try await server.read(maxLength: 16, timeout: .seconds(5)).isEmpty)
+        await server.close()
+        await clientClosed
+    }
+}
