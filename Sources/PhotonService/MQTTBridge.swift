@@ -46,7 +46,6 @@ public actor MQTTBridge {
     /// The last state published per topic, republished after a reconnect.
     private var retainedState: [String: String] = [:]
     private var apps: [String: [TVApp]] = [:]
-    private var connected = false
     private var lastError: String?
     private let lines: AsyncStream<(String, JSONValue)>
     private let lineSink: AsyncStream<(String, JSONValue)>.Continuation
@@ -81,7 +80,6 @@ public actor MQTTBridge {
         for await event in client.events {
             switch event {
             case .connected:
-                connected = true
                 lastError = nil
                 log.notice("MQTT: connected")
                 try? client.subscribe(topics.commandWildcard)
@@ -98,7 +96,6 @@ public actor MQTTBridge {
             case .connectionRefused(let reason):
                 log.notice("MQTT: the broker refused the connection: \(reason)")
             case .disconnected(let code):
-                connected = false
                 if code != 0 { log.notice("MQTT: lost the broker (\(code)); reconnecting") }
             case .message(let message):
                 dispatch(message)
@@ -127,6 +124,8 @@ public actor MQTTBridge {
             published[id] = nil
             byTopicID[MQTTTopics.objectID(id)] = nil
             apps[id] = nil
+            firstDiscoveryPending.remove(id)
+            if let session = routerSessions.removeValue(forKey: id) { await hub.router.closeSession(session.id) }
             client.publish(topics.discovery(id), [], retain: true)
             for name in MQTTTopics.stateNames {
                 let topic = topics.state(id, name)
@@ -142,15 +141,39 @@ public actor MQTTBridge {
             byTopicID[MQTTTopics.objectID(device.id)] = device.id
             let sink = lineSink
             let id = device.id
+            // The first config waits for the app list (or a bound), so Home Assistant
+            // never gets one without the Source select and then one with it: it would
+            // remove the entity and add it again on every daemon start.
+            firstDiscoveryPending.insert(id)
             await connection.subscribe(subscription) { line in sink.yield((id, line)) }
             await connection.warm()
-            publishDiscovery(device)
+            Task { [weak self] in
+                try? await Task.sleep(for: MQTTBridge.firstDiscoveryWait)
+                await self?.settleFirstDiscovery(id)
+            }
         }
+    }
+
+    /// TVs whose first discovery config waits for their app list.
+    private var firstDiscoveryPending: Set<String> = []
+    /// How long a TV's first config waits for the TV to connect and list its apps (an
+    /// unreachable TV is published without them, and again once they are known).
+    static let firstDiscoveryWait: Duration = .seconds(3)
+
+    /// Publishes a TV's first config, once: when its app list is known or unavailable, or
+    /// when the wait ends.
+    private func settleFirstDiscovery(_ id: String) async {
+        guard firstDiscoveryPending.remove(id) != nil, published[id] != nil,
+            let device = try? await hub.factory.device(named: id)
+        else { return }
+        publishDiscovery(device)
     }
 
     private func publishAll() async {
         guard let devices = try? await hub.factory.devices().devices else { return }
-        for device in devices where published[device.id] != nil { publishDiscovery(device) }
+        for device in devices where published[device.id] != nil && !firstDiscoveryPending.contains(device.id) {
+            publishDiscovery(device)
+        }
         for (topic, value) in retainedState { client.publish(topic, value, retain: true) }
     }
 
@@ -192,8 +215,12 @@ public actor MQTTBridge {
             let session = try? await connection.ensureSession(deadline: .now + .seconds(3)),
             session.capabilities.contains(.appList), let listing = session as? any AppListing,
             let list = try? await withTimeout(.seconds(5), "the app list", operation: { try await listing.installedApps() })
-        else { return }
+        else {
+            await settleFirstDiscovery(id)
+            return
+        }
         apps[id] = list
+        firstDiscoveryPending.remove(id)
         if let device = try? await hub.factory.device(named: id) { publishDiscovery(device) }
     }
 
@@ -201,6 +228,10 @@ public actor MQTTBridge {
 
     /// The last command task per TV: commands for one TV run in order, different TVs at once.
     private var lastCommand: [String: Task<Void, Never>] = [:]
+    /// One router session per TV for its MQTT commands, kept while the TV is published
+    /// (not opened and closed per command: two router round trips less each). Commands
+    /// for a TV run in order, so its sequence numbers rise with them.
+    private var routerSessions: [String: (id: UUID, lastSequence: UInt64)] = [:]
 
     private func dispatch(_ message: MQTTClient.Message) {
         let key = topics.parseCommandTopic(message.topic)?.tv ?? ""
@@ -257,14 +288,27 @@ public actor MQTTBridge {
                 if commands.isEmpty { return }
             }
         }
-        let session = await hub.router.openSession(source: .apiClient, target: connection.deviceID)
-        defer { Task { await self.hub.router.closeSession(session) } }
+        let target = connection.deviceID
+        var (session, sequence): (UUID, UInt64)
+        if let open = routerSessions[target] {
+            (session, sequence) = open
+        } else {
+            (session, sequence) = (await hub.router.openSession(source: .apiClient, target: target), 0)
+        }
         for (index, command) in commands.enumerated() {
             // One envelope per command: the first keeps the message's id (what dedup sees).
             let envelopeID = index == 0 ? request.id : UUID()
-            try await hub.router.submit(CommandEnvelope(
-                id: envelopeID, sessionID: session, target: connection.deviceID, sequence: UInt64(index + 1), issuedAt: request.issuedAt,
-                expiresAt: request.expiresAt, source: .apiClient, command: command))
+            sequence += 1
+            routerSessions[target] = (session, sequence)
+            do {
+                try await hub.router.submit(CommandEnvelope(
+                    id: envelopeID, sessionID: session, target: target, sequence: sequence, issuedAt: request.issuedAt,
+                    expiresAt: request.expiresAt, source: .apiClient, command: command))
+            } catch RouterRejection.closedSession, RouterRejection.unknownSession {
+                // The router no longer knows the session: a fresh one next time.
+                routerSessions[target] = nil
+                throw PhotonError(.internal, "the command router dropped this TV's MQTT session", hint: "send the command again")
+            }
         }
     }
 
