@@ -84,33 +84,27 @@ enum DaemonBench {
             "| `photon key TV home` through `photon serve` vs cold direct, process start → emulator receipt (p50) | \(ms(daemonStats.p50)) | \(ms(directStats.p50)) (direct) | \(ratio(directStats.p50, daemonStats.p50)) |")
         stop(daemon)
 
-        // 2. The fleet: one daemon with 500, 2,000 and 5,000 TVs (the emulators in this
-        // process), bridged to a real mosquitto broker. The other TVs share the first one's
+        // 2. The fleet: one daemon with 500, 2,000 and 5,000 TVs, bridged to a real
+        // mosquitto broker. The TVs run in a child process and share the first one's
         // identity and pairing (copied state directories), each on its own ports.
+        await first.stop()
         let counts = [500, 2000, 5000].filter { $0 <= tvCount }
-        var tvs = [first]
-        for index in 1..<(counts.last ?? 1) {
-            let directory = home.appendingPathComponent("tv-\(index)")
-            try FileManager.default.copyItem(at: template, to: directory)
-            var c = EmulatedAndroidTV.Configuration()
-            c.remotePort = 0
-            c.stateDirectory = directory
-            tvs.append(try await EmulatedAndroidTV.start(c, onEvent: log.record))
-        }
-        defer { for tv in tvs { Task { await tv.stop() } } }
+        let fleet = try EmulatorFleet(
+            count: counts.last ?? 1, template: template, directory: home.appendingPathComponent("fleet"), log: log)
+        defer { fleet.stop() }
         let broker = try FleetBroker()
         defer { broker.stop() }
         for count in counts {
             do {
                 rows += try await fleetRows(
-                    count: count, tvs: Array(tvs.prefix(count)), template: paired, identity: try await store.clientIdentity(), photon: photon,
-                    log: log, broker: broker)
+                    count: count, ports: Array(fleet.ports.prefix(count)), fleet: fleet, template: paired,
+                    identity: try await store.clientIdentity(), photon: photon, log: log, broker: broker)
             } catch {
                 rows.append("| fleet of \(count) TVs | failed: \(PhotonError.wrap(error).message) | — | — |")
             }
         }
         notes.append(
-            "Fleet rows: the emulated Android TVs run in the benchmark process (pinging every 5 s), `photon serve --mqtt` is the release binary in its own process, bridged to a mosquitto broker on loopback; memory is its VmRSS, CPU its utime+stime over 10 s idle. \"Through MQTT\" publishes one `key/set` per TV from this process (libmosquitto, QoS 1) and times the first publish to the last emulator receipt; the latency row times 200 single commands to one TV, publish to receipt.")
+            "Fleet rows: the emulated Android TVs run in one child process of the benchmark (`photon-bench --emulators N`, each TV pinging every 5 s, as real ones do), on the same 2 cores; `photon serve --mqtt` is the release binary in its own process, bridged to a mosquitto broker on loopback; memory is its VmRSS, CPU its utime+stime over 10 s idle. \"Through MQTT\" publishes one `key/set` per TV from this process (libmosquitto, QoS 1) and times the first publish to the last emulator receipt; the latency row times 200 single commands to one TV, publish to receipt.")
         return (rows, notes)
     }
 
@@ -141,13 +135,12 @@ enum DaemonBench {
     /// One fleet size: connect time, memory, idle CPU, a key to every TV through the
     /// socket API and through MQTT, and MQTT command latency.
     static func fleetRows(
-        count: Int, tvs: [EmulatedAndroidTV], template: PairedTV, identity: StoredIdentity, photon: String, log: Log, broker: FleetBroker
+        count: Int, ports: [(remote: UInt16, pairing: UInt16)], fleet: EmulatorFleet, template: PairedTV, identity: StoredIdentity, photon: String, log: Log, broker: FleetBroker
     ) async throws -> [String] {
         var rows: [String] = []
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("pf-\(count)-\(UUID().uuidString.prefix(6))")
         defer { try? FileManager.default.removeItem(at: home) }
         let store = Store(paths: StorePaths(home: home))
-        let ports = tvs.map { ($0.remotePort, $0.pairingPort) }
         try await store.update { devices, secrets in
             for (index, (remotePort, pairingPort)) in ports.enumerated() {
                 var device = template.device
@@ -178,11 +171,15 @@ enum DaemonBench {
         try await Task.sleep(for: .seconds(3))
         let rss = residentMegabytes(server.processIdentifier)
         let idleSeconds = 10.0
-        let cpuBefore = cpuSeconds(server.processIdentifier)
+        let cpuBefore = cpuSeconds(server.processIdentifier), fleetBefore = fleet.cpuSeconds
         try await Task.sleep(for: .seconds(idleSeconds))
         let idleCPU = (cpuSeconds(server.processIdentifier) - cpuBefore) / idleSeconds * 100
+        let fleetCPU = (fleet.cpuSeconds - fleetBefore) / idleSeconds * 100
         rows.append("| fleet of \(count) TVs: daemon resident memory (goal < 500 MB at 5,000) | \(String(format: "%.1f MB (%.1f kB per TV)", rss, rss * 1024 / Double(count))) | — | — |")
-        rows.append("| fleet of \(count) TVs: daemon CPU while idle (goal < 5 %) | \(String(format: "%.2f %%", idleCPU)) of one core | — | — |")
+        rows.append(
+            "| fleet of \(count) TVs: daemon CPU while idle (goal < 5 %) | \(String(format: "%.2f %%", idleCPU)) of one core | — | — |")
+        rows.append(
+            "| fleet of \(count) TVs: the emulators' process meanwhile, for comparison | \(String(format: "%.2f %%", fleetCPU)) of one core | — | — |")
 
         // A key to every TV through the socket API: clients of 50 sessions each.
         let socket = StorePaths(home: home).socketFile.path

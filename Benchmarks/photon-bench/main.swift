@@ -11,6 +11,11 @@ var outputPath = "docs/benchmarks.md"
 var arguments = Array(CommandLine.arguments.dropFirst())
 while let first = arguments.first {
     arguments.removeFirst()
+    if first == "--emulators", arguments.count >= 5, let count = Int(arguments[0]) {
+        // The child process of the fleet rows: COUNT emulated TVs (see EmulatorFleet).
+        try await EmulatorFleet.runChild(
+            count: count, template: URL(fileURLWithPath: arguments[2]), directory: URL(fileURLWithPath: arguments[4]))
+    }
     if first == "--fleet", let text = arguments.first, let count = Int(text) {
         // The daemon rows up to a fleet of COUNT TVs (500, 2000 or 5000), printed.
         let daemon = try await DaemonBench.run(repositoryRoot: Benchmarks.repositoryRoot, tvCount: count)
