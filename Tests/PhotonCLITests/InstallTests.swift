@@ -88,7 +88,7 @@ import Testing
         process.arguments = [prefix.path]
         process.environment = ProcessInfo.processInfo.environment.merging(["PHOTON_BUILD_DIR": ".build/debug"]) { $1 }
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try TestEnvironment.launch(process)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         for binary in ["photon", "photon-cli", "photon-emulator"] {

@@ -281,6 +281,26 @@ import Testing
         #expect(emulator.events("client_connected").count == 2)
     }
 
+    @Test func theTmuxServerEndsWithItsTest() async throws {
+        try #require(Self.tmuxAvailable, "tmux is installed by scripts/setup.sh test")
+        var socket = ""
+        do {
+            let tmux = try Tmux()
+            socket = tmux.socket
+            try tmux.literal("echo ready")
+        }
+        // The server gets SIGTERM from `kill-server` in Tmux's deinit; it is gone once its
+        // socket stops answering.
+        let end = ContinuousClock.now + .seconds(10)
+        var answering = true
+        while answering, ContinuousClock.now < end {
+            answering = try TestEnvironment.run("/usr/bin/tmux", ["-S", socket, "list-sessions"]).status == 0
+            if answering { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(!answering, "the tmux server of a finished test is still running")
+        try? FileManager.default.removeItem(atPath: socket)
+    }
+
     @Test func withoutATerminalItIsAUsageError() async throws {
         let home = try TestEnvironment.temporaryDirectory("photon-remote")
         let p = try TestProcess(try AndroidTVEndToEndTests.binary("photon"), ["remote", "den", "--home", home.path])

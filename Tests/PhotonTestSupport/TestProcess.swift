@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PhotonCore
 
 /// A child process for tests (openssl s_server, Python peers, the photon CLI), with its
@@ -34,7 +35,7 @@ public final class TestProcess: @unchecked Sendable {
             }
             thread.start()
         }
-        try process.run()
+        try TestEnvironment.launch(process)
     }
 
     public var standardOutput: String { collected.withLock { $0.out } }
@@ -120,6 +121,20 @@ public enum TestEnvironment {
         return url
     }
 
+    /// Starts `process` with no signal blocked in it. A child inherits the signal mask of
+    /// the thread that starts it, and the threads Swift concurrency runs tests on block
+    /// nearly every signal: started from one of them, a daemon or a Python peer would
+    /// ignore SIGTERM (so every stop waited for the SIGKILL fallback), and a tmux server
+    /// would outlive its test (`kill-server` makes tmux send SIGTERM to itself).
+    public static func launch(_ process: Process) throws {
+        var none = sigset_t()
+        sigemptyset(&none)
+        var saved = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        try process.run()
+    }
+
     /// Runs a command to completion and returns its exit status and output.
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> (
@@ -133,7 +148,7 @@ public enum TestEnvironment {
         process.standardError = out
         let inPipe = Pipe()
         process.standardInput = inPipe
-        try process.run()
+        try launch(process)
         if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
         try inPipe.fileHandleForWriting.close()
         let data = out.fileHandleForReading.readDataToEndOfFile()
