@@ -128,7 +128,7 @@ enum DaemonBench {
             process.arguments = ["-c", config.path]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try withChildSignalsUnblocked { try process.run() }
             usleep(300_000)
         }
         func stop() { DaemonBench.stop(process) }
@@ -264,7 +264,7 @@ enum DaemonBench {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        let rc = withChildSignalsUnblocked { posix_spawn(&pid, path, &actions, nil, argv, environ) }
         guard rc == 0 else { throw PhotonError(.internal, "cannot start \(path): \(String(cString: strerror(rc)))") }
         return pid
     }
@@ -275,7 +275,7 @@ enum DaemonBench {
         process.arguments = ["serve", "--home", home.path] + extra
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try withChildSignalsUnblocked { try process.run() }
         let socket = StorePaths(home: home).socketFile.path
         let end = ContinuousClock.now + .seconds(10)
         while access(socket, F_OK) != 0 {

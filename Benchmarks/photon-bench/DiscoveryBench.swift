@@ -54,7 +54,7 @@ enum DiscoveryBench {
             process.arguments = ["probe", "127.0.0.1", "--home", home.path] + arguments
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try? process.run()
+            try? withChildSignalsUnblocked { try process.run() }
             process.waitUntilExit()
             return (ContinuousClock.now - start).seconds
         }

@@ -32,7 +32,7 @@ final class EmulatorFleet: @unchecked Sendable {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        let rc = withChildSignalsUnblocked { posix_spawn(&child, executable, &actions, nil, argv, environ) }
         Glibc.close(toChild[0])
         Glibc.close(fromChild[1])
         guard rc == 0 else { throw PhotonError(.internal, "cannot start the emulator fleet: \(String(cString: strerror(rc)))") }
