@@ -108,7 +108,7 @@ let package = Package(
             dependencies: ["LGWebOS", "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
             path: "Plugins/LGWebOSEmulator"),
         .target(name: "AndroidTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AndroidTV"),
-        .target(name: "PhotonEmulatorSupport", dependencies: ["PhotonCore", "PhotonArguments"], path: "Sources/PhotonEmulatorSupport"),
+        .target(name: "PhotonEmulatorSupport", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonArguments"], path: "Sources/PhotonEmulatorSupport"),
         .target(name: "SamsungTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/SamsungTV"),
         .target(
             name: "SamsungTVEmulator",

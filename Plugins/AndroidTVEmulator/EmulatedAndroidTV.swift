@@ -102,9 +102,7 @@ public final class EmulatedAndroidTV: Sendable {
     }
 
     static func makeIdentity(_ c: Configuration) throws -> ClientIdentity {
-        let key = try RSAKey.generate()
-        let cert = try Certificate.selfSigned(key: key, subject: subject(c), subjectAltNames: ["DNS:androidtv.local"])
-        return ClientIdentity(certificatePEM: try cert.pem(), privateKeyPEM: try key.privateKeyPEM())
+        try EmulatorIdentity.selfSigned(subject: subject(c), subjectAltNames: ["DNS:androidtv.local"])
     }
 
     static func loadOrMakeIdentity(_ c: Configuration) throws -> ClientIdentity {

@@ -115,10 +115,7 @@ public final class EmulatedLGTV: Sendable {
 
     private init(configuration: Configuration, identity: ClientIdentity, emit: @escaping @Sendable (EmulatorEvent) -> Void) {
         self.configuration = configuration
-        var keys: Set<String> = []
-        if let dir = configuration.stateDirectory, let text = try? String(contentsOf: dir.appendingPathComponent("client-keys.txt"), encoding: .utf8) {
-            keys = Set(text.split(separator: "\n").map(String.init))
-        }
+        let keys = EmulatorIssuedSecrets.load("client-keys.txt", in: configuration.stateDirectory)
         state = Locked(State(
             keys: keys, identity: identity, certificate: try! identity.certificateInfo(), misbehaviour: configuration.misbehaviour,
             powerState: configuration.powerState))
@@ -128,9 +125,7 @@ public final class EmulatedLGTV: Sendable {
     /// LG's chain is "LGE TV SSG", issued by LG's private CA; this one is self-signed
     /// under the same subject.
     static func makeIdentity() throws -> ClientIdentity {
-        let key = try RSAKey.generate()
-        let cert = try Certificate.selfSigned(key: key, subject: [("CN", "LGE TV SSG"), ("O", "LG Electronics Inc.")])
-        return ClientIdentity(certificatePEM: try cert.pem(), privateKeyPEM: try key.privateKeyPEM())
+        try EmulatorIdentity.selfSigned(subject: [("CN", "LGE TV SSG"), ("O", "LG Electronics Inc.")])
     }
 
     static func loadOrMakeIdentity(_ c: Configuration) throws -> ClientIdentity {
@@ -138,8 +133,7 @@ public final class EmulatedLGTV: Sendable {
     }
 
     func saveKeys() {
-        guard let dir = configuration.stateDirectory else { return }
-        try? (clientKeys.sorted().joined(separator: "\n") + "\n").write(to: dir.appendingPathComponent("client-keys.txt"), atomically: true, encoding: .utf8)
+        try? EmulatorIssuedSecrets.save(clientKeys, as: "client-keys.txt", in: configuration.stateDirectory)
     }
 
     private func listen() throws {

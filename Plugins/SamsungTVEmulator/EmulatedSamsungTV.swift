@@ -93,20 +93,13 @@ public final class EmulatedSamsungTV: Sendable {
 
     private init(configuration: Configuration, identity: ClientIdentity, emit: @escaping @Sendable (EmulatorEvent) -> Void) {
         self.configuration = configuration
-        var tokens: Set<String> = []
-        if let dir = configuration.stateDirectory,
-            let text = try? String(contentsOf: dir.appendingPathComponent("tokens.txt"), encoding: .utf8)
-        {
-            tokens = Set(text.split(separator: "\n").map(String.init))
-        }
+        let tokens = EmulatorIssuedSecrets.load("tokens.txt", in: configuration.stateDirectory)
         state = Locked(State(tokens: tokens, identity: identity, certificate: try! identity.certificateInfo(), powerState: configuration.powerState))
         self.emit = emit
     }
 
     static func makeIdentity() throws -> ClientIdentity {
-        let key = try RSAKey.generate()
-        let cert = try Certificate.selfSigned(key: key, subject: [("CN", "SmartViewSDK"), ("O", "Samsung Electronics")])
-        return ClientIdentity(certificatePEM: try cert.pem(), privateKeyPEM: try key.privateKeyPEM())
+        try EmulatorIdentity.selfSigned(subject: [("CN", "SmartViewSDK"), ("O", "Samsung Electronics")])
     }
 
     static func loadOrMakeIdentity(_ c: Configuration) throws -> ClientIdentity {
@@ -114,8 +107,7 @@ public final class EmulatedSamsungTV: Sendable {
     }
 
     func saveTokens() {
-        guard let dir = configuration.stateDirectory else { return }
-        try? (tokens.sorted().joined(separator: "\n") + "\n").write(to: dir.appendingPathComponent("tokens.txt"), atomically: true, encoding: .utf8)
+        try? EmulatorIssuedSecrets.save(tokens, as: "tokens.txt", in: configuration.stateDirectory)
     }
 
     private func listen() throws {

@@ -1,10 +1,18 @@
 import Foundation
 import PhotonCore
+import PhotonCrypto
 
 /// An emulated TV's own TLS identity: made fresh each start, or kept in its state directory
 /// (`tv-cert.pem`, `tv-key.pem` 0600) so that a restarted TV presents the same certificate
 /// and stays paired — as a real TV does.
 public enum EmulatorIdentity {
+    /// A fresh self-signed identity (RSA-2048) under the subject the emulated brand's TVs use.
+    public static func selfSigned(subject: [(String, String)], subjectAltNames: [String] = []) throws -> ClientIdentity {
+        let key = try RSAKey.generate()
+        let certificate = try Certificate.selfSigned(key: key, subject: subject, subjectAltNames: subjectAltNames)
+        return ClientIdentity(certificatePEM: try certificate.pem(), privateKeyPEM: try key.privateKeyPEM())
+    }
+
     /// The identity in `directory`, or one made by `make` (and stored there when given).
     public static func loadOrMake(in directory: URL?, make: () throws -> ClientIdentity) throws -> ClientIdentity {
         guard let directory else { return try make() }
