@@ -25,34 +25,32 @@ public enum SamsungEvent: Sendable, Equatable {
         guard text.utf8.count <= maximumSize else {
             throw PhotonError(.messageTooLarge, "a message from the TV is over \(maximumSize) bytes")
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
-            let name = object["event"] as? String
+        guard let object = try? JSONValue.parse(text), let name = object["event"]?.stringValue
         else { throw PhotonError(.protocolViolation, "the TV sent something that is not an event object") }
         let data = object["data"]
         switch name {
         case "ms.channel.connect":
-            let fields = data as? [String: Any]
-            return .connect(clientID: fields?["id"] as? String, token: tokenValue(fields?["token"]))
+            return .connect(clientID: data?["id"]?.stringValue, token: tokenValue(data?["token"]))
         case "ms.channel.unauthorized": return .unauthorized
         case "ms.channel.timeOut": return .timeout
         case "ms.error":
-            let message = ((data as? [String: Any])?["message"] as? String) ?? (data as? String) ?? "unknown error"
+            let message = data?["message"]?.stringValue ?? data?.stringValue ?? "unknown error"
             return .error(message: Redaction.sanitize(message, limit: 200))
         case "ms.channel.ready": return .ready
         case "ms.remote.imeStart": return .imeStart
         case "ms.remote.imeUpdate":
-            let encoded = data as? String ?? ""
+            let encoded = data?.stringValue ?? ""
             let decoded = Data(base64Encoded: encoded).map { String(decoding: $0, as: UTF8.self) } ?? ""
             return .imeUpdate(text: Redaction.sanitize(decoded, limit: 500))
         case "ms.remote.imeDone", "ms.remote.imeEnd": return .imeEnd
         case "ed.installedApp.get":
-            let list = ((data as? [String: Any])?["data"] as? [[String: Any]]) ?? []
+            let list = data?["data"]?.arrayValue ?? []
             return .installedApps(list.prefix(500).compactMap { item in
-                guard let id = item["appId"] as? String else { return nil }
-                return SamsungApp(id: Redaction.sanitize(id, limit: 100), name: Redaction.sanitize(item["name"] as? String ?? id, limit: 100))
+                guard let id = item["appId"]?.stringValue else { return nil }
+                return SamsungApp(id: Redaction.sanitize(id, limit: 100), name: Redaction.sanitize(item["name"]?.stringValue ?? id, limit: 100))
             })
         case "ed.apps.launch":
-            return .appLaunched(status: (data as? Int) ?? Int(data as? String ?? "") ?? 0)
+            return .appLaunched(status: data?.intValue ?? Int(data?.stringValue ?? "") ?? 0)
         default:
             return .ignored(name: Redaction.sanitize(name, limit: 80))
         }
@@ -60,9 +58,13 @@ public enum SamsungEvent: Sendable, Equatable {
 
     /// A token is an opaque short string of ASCII letters, digits and '-'; TVs send a
     /// string, some fixtures a number. Anything else is not stored (it goes into a URL).
-    static func tokenValue(_ value: Any?) -> String? {
+    static func tokenValue(_ value: JSONValue?) -> String? {
         let text: String?
-        if let s = value as? String { text = s } else if let n = value as? Int { text = String(n) } else { text = nil }
+        switch value {
+        case .string(let s)?: text = s
+        case .int(let n)?: text = String(n)
+        default: text = nil
+        }
         guard let text, !text.isEmpty, text.count <= 128, text.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == 45 }) else {
             return nil
         }
@@ -146,17 +148,14 @@ public struct SamsungDeviceInfo: Sendable, Equatable {
     public var isOn: Bool? { powerState.map { $0 == "on" } }
 
     public static func parse(_ body: [UInt8]) throws -> SamsungDeviceInfo {
-        guard let root = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
-            let device = root["device"] as? [String: Any]
+        guard let root = try? JSONValue.parse(body), let device = root["device"], device.isObject
         else { throw PhotonError(.protocolViolation, "the TV's /api/v2/ answer has no device object", hint: "is this a Samsung TV?") }
-        func string(_ key: String) -> String? { (device[key] as? String).map { Redaction.sanitize($0, limit: 200) } }
-        var support: [String: Any] = [:]
-        if let text = root["isSupport"] as? String, let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] {
-            support = parsed
-        }
-        let tokenAuth = (string("TokenAuthSupport") ?? support["TokenAuthSupport"] as? String) == "true"
+        func string(_ key: String) -> String? { device[key]?.stringValue.map { Redaction.sanitize($0, limit: 200) } }
+        // Some models put the capabilities in `isSupport`, a JSON object inside a string.
+        let support = root["isSupport"]?.stringValue.flatMap { try? JSONValue.parse($0) }
+        let tokenAuth = (string("TokenAuthSupport") ?? support?["TokenAuthSupport"]?.stringValue) == "true"
         let mac = string("wifiMac").flatMap(MACAddress.normalized)
-        let rawName = string("name") ?? (root["name"] as? String) ?? "Samsung TV"
+        let rawName = string("name") ?? root["name"]?.stringValue ?? "Samsung TV"
         return SamsungDeviceInfo(
             id: string("duid") ?? string("id"), name: decodeEntities(rawName), modelName: string("modelName"),
             model: string("model"), tokenAuthSupport: tokenAuth, powerState: device["PowerState"] == nil ? nil : string("PowerState"),

@@ -134,8 +134,8 @@ extension EmulatedSamsungTV {
             defer { pinger.cancel() }
             while let message = try await channel.receive(timeout: nil) {
                 guard case .text(let text) = message,
-                    let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
-                    let method = object["method"] as? String, let params = object["params"] as? [String: Any]
+                    let object = try? JSONValue.parse(text),
+                    let method = object["method"]?.stringValue, let params = object["params"], params.isObject
                 else {
                     emit(EmulatorEvent("invalid_message", [("bytes", .int(text(message).utf8.count))]))
                     continue
@@ -158,24 +158,23 @@ extension EmulatedSamsungTV {
         return token
     }
 
-    private func handle(method: String, params: [String: Any], event: (String, Any?) async throws -> Void) async throws {
-        switch (method, params["TypeOfRemote"] as? String, params["event"] as? String) {
+    private func handle(method: String, params: JSONValue, event: (String, Any?) async throws -> Void) async throws {
+        switch (method, params["TypeOfRemote"]?.stringValue, params["event"]?.stringValue) {
         case ("ms.remote.control", "SendRemoteKey", _):
-            let key = params["DataOfCmd"] as? String ?? ""
-            let cmd = params["Cmd"] as? String ?? ""
+            let key = params["DataOfCmd"]?.stringValue ?? ""
+            let cmd = params["Cmd"]?.stringValue ?? ""
             emit(EmulatorEvent("key", [("key", .string(key)), ("cmd", .string(cmd))]))
             if key == "KEY_POWER" && (cmd == "Click" || cmd == "Press") {
                 state.withLock { $0.powerState = $0.powerState == "on" ? "standby" : "on" }
             }
         case ("ms.remote.control", "SendInputString", _):
-            let text = (params["Cmd"] as? String).flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let text = params["Cmd"]?.stringValue.flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
             emit(EmulatorEvent("text", [("text", .string(text))]))
             try await event("ms.remote.imeUpdate", Data(text.utf8).base64EncodedString())
         case ("ms.remote.control", "SendInputEnd", _):
             emit(EmulatorEvent("text_end"))
         case ("ms.channel.emit", _, "ed.apps.launch"):
-            let data = params["data"] as? [String: Any]
-            emit(EmulatorEvent("launch", [("app", .string(data?["appId"] as? String ?? "")), ("via", .string("websocket"))]))
+            emit(EmulatorEvent("launch", [("app", .string(params["data"]?["appId"]?.stringValue ?? "")), ("via", .string("websocket"))]))
             try await event("ed.apps.launch", 200)
         case ("ms.channel.emit", _, "ed.installedApp.get"):
             guard configuration.answersAppList else { return }

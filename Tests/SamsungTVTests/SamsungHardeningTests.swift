@@ -67,8 +67,12 @@ import Testing
         #expect(SamsungEvent.tokenValue("12345678") == "12345678")
         #expect(SamsungEvent.tokenValue("ab-CD-09") == "ab-CD-09")
         #expect(SamsungEvent.tokenValue(12345) == "12345")
+        // A number that is not an integer, or anything that is not a string or number, is no token.
+        #expect(SamsungEvent.tokenValue(.double(1.5)) == nil)
+        #expect(SamsungEvent.tokenValue(.object([("token", "1")])) == nil)
+        #expect(SamsungEvent.tokenValue(nil) == nil)
         for bad in ["１２３４", "tökén", "a b", "a&b", "", String(repeating: "a", count: 129)] {
-            #expect(SamsungEvent.tokenValue(bad) == nil, "\(bad)")
+            #expect(SamsungEvent.tokenValue(.string(bad)) == nil, "\(bad)")
         }
         let target = SamsungCommand.channelTarget(clientName: "Photon", token: "a&b=c d")
         #expect(target.hasSuffix("&token=a%26b%3Dc%20d"))
