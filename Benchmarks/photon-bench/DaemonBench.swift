@@ -104,33 +104,46 @@ enum DaemonBench {
             }
         }
         notes.append(
-            "Fleet rows: the emulated Android TVs run in one child process of the benchmark (`photon-bench --emulators N`, each TV pinging every 5 s, as real ones do), on the same 2 cores; `photon serve --mqtt` is the release binary in its own process, bridged to a mosquitto broker on loopback; memory is its VmRSS, CPU its utime+stime over 10 s idle. \"Through MQTT\" publishes one `key/set` per TV from this process (libmosquitto, QoS 1) and times the first publish to the last emulator receipt; the latency row times 200 single commands to one TV, publish to receipt.")
+            "Fleet rows: the emulated Android TVs run in one child process of the benchmark (`photon-bench --emulators N`, each TV pinging every 5 s, as real ones do), on the same 2 cores; `photon serve --mqtt` is the release binary in its own process, bridged to a mosquitto broker on loopback; memory is its VmRSS, CPU its utime+stime over 10 s idle. \"Through MQTT\" publishes one `key/set` per TV from this process (libmosquitto, QoS 1) and times the first publish to the last emulator receipt; the latency row times 200 single commands to one TV, publish to receipt. The restart row stops the broker (losing everything retained), starts it again, and times until a new subscriber has seen every TV's discovery config and `online` availability, including libmosquitto's reconnect delay (1 s at first).")
         return (rows, notes)
     }
 
     /// A mosquitto broker on a free loopback port for the fleet rows.
     final class FleetBroker {
         let port: UInt16
-        let process: Process
+        private var process: Process
+        private let config: URL
         init() throws {
             let probe = try TCPListener(host: "127.0.0.1", port: 0)
             port = probe.port
             probe.close()
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
             // A site's broker for a fleet: QoS 1 messages to one client (the daemon) are not
             // capped at mosquitto's default 1,000 queued (5,000 TVs get a key at once), and
             // the broker's sockets send at once (without it, Nagle's algorithm and delayed
             // acknowledgements put about 40 ms on one command in a hundred).
-            let config = FileManager.default.temporaryDirectory.appendingPathComponent("photon-bench-mosquitto-\(port).conf")
+            config = FileManager.default.temporaryDirectory.appendingPathComponent("photon-bench-mosquitto-\(port).conf")
             try "listener \(port) 127.0.0.1\nallow_anonymous true\nmax_queued_messages 100000\nmax_inflight_messages 0\nset_tcp_nodelay true\n"
                 .write(to: config, atomically: true, encoding: .utf8)
+            process = try Self.start(config)
+        }
+
+        private static func start(_ config: URL) throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
             process.arguments = ["-c", config.path]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try withChildSignalsUnblocked { try process.run() }
             usleep(300_000)
+            return process
         }
+
+        /// A broker restart as a site sees one: everything retained and queued is gone.
+        func restart() throws {
+            stop()
+            process = try Self.start(config)
+        }
+
         func stop() { DaemonBench.stop(process) }
     }
 
@@ -236,7 +249,53 @@ enum DaemonBench {
         }
         let latency = Stats(samples: latencies)
         rows.append("| fleet of \(count) TVs: MQTT command → TV receipt (p50 / p99; goal p50 < 5 ms) | \(ms(latency.p50)) / \(ms(latency.p99)) | — | — |")
+        mqtt.stop()
+        rows.append(try await brokerRestartRow(count: count, site: site, broker: broker))
         return rows
+    }
+
+    /// The broker restarts (losing every retained message): the time until a subscriber
+    /// sees every TV's discovery config and `online` availability again, as Home Assistant
+    /// would. It includes the daemon's reconnect delay (libmosquitto's, from 1 s).
+    static func brokerRestartRow(count: Int, site: String, broker: FleetBroker) async throws -> String {
+        try broker.restart()
+        let restarted = ContinuousClock.now
+        let watcher = try MQTTClient(MQTTClient.Options(host: "127.0.0.1", port: broker.port, clientID: "bench-watch-\(count)"))
+        try watcher.start()
+        let limit = Task {
+            try await Task.sleep(for: .seconds(120))
+            watcher.stop()
+        }
+        defer {
+            limit.cancel()
+            watcher.stop()
+        }
+        let configPrefix = "homeassistant/device/photon_\(site)_", statePrefix = "photon/\(site)/"
+        var configs = Set<String>(), online = Set<String>()
+        var elapsed: Duration?
+        for await event in watcher.events {
+            switch event {
+            case .connected:
+                try watcher.subscribe("homeassistant/device/+/config")
+                try watcher.subscribe("\(statePrefix)+/availability")
+            case .message(let message):
+                if message.topic.hasPrefix(configPrefix), !message.payload.isEmpty {
+                    configs.insert(message.topic)
+                } else if message.topic.hasPrefix(statePrefix), message.payload == Array("online".utf8) {
+                    online.insert(message.topic)
+                }
+            default:
+                break
+            }
+            if configs.count == count, online.count == count {
+                elapsed = ContinuousClock.now - restarted
+                break
+            }
+        }
+        guard let elapsed else {
+            throw PhotonError(.timeout, "after a broker restart only \(configs.count) configs and \(online.count) TVs online of \(count) came back in 120 s")
+        }
+        return "| fleet of \(count) TVs: MQTT broker restarted, from the new broker up → every TV's discovery config and `online` seen again | \(String(format: "%.2f s", elapsed.seconds)) | — | — |"
     }
 
     /// Runs `send` and waits until `count` more keys arrived; returns first send → last receipt.
