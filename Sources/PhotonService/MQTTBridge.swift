@@ -253,7 +253,10 @@ public actor MQTTBridge {
             return
         }
         guard let (tvPart, name) = topics.parseCommandTopic(message.topic) else { return }
-        guard let id = byTopicID[tvPart] else { return }
+        guard let id = byTopicID[tvPart] else {
+            log.debug("MQTT: \(message.topic) names no TV of this site; ignored")
+            return
+        }
         if message.retain {
             // A command stored by the broker is from the past: never executed.
             log.notice("MQTT: ignored a retained command on \(message.topic)")
@@ -318,6 +321,8 @@ public actor MQTTBridge {
         case .success: fields.append(("ok", true))
         case .failure(let error): fields += [("ok", false), ("error", ServiceProtocol.json(error))]
         }
+        let outcomeText = (try? outcome.get()).map { "ok" } ?? "refused"
+        log.debug("MQTT: \(id) command \(commandID?.uuidString.lowercased() ?? "without an id"): \(outcomeText)")
         client.publish(topics.result(id), JSONValue.object(fields).encoded, retain: false)
     }
 }

@@ -49,6 +49,8 @@ import Testing
     /// The HA side: paho-mqtt subscribed to the discovery prefix and a site's topics.
     final class HomeAssistant {
         let process: TestProcess
+        /// The daemon under test: its (verbose) log goes into a failure's message.
+        var daemon: TestProcess?
         init(port: UInt16, site: String, prefix: String = "homeassistant") async throws {
             process = try TestProcess(try TestEnvironment.python, [TestEnvironment.peerScript("ha_client.py"), String(port), prefix, site])
             try await process.waitFor("READY")
@@ -71,7 +73,10 @@ import Testing
         func wait(_ what: String, within limit: Duration = .seconds(15), _ condition: () -> Bool) async throws {
             let end = ContinuousClock.now + limit
             while !condition() {
-                guard ContinuousClock.now < end else { throw TestFailure("never saw \(what); saw \(messages.map(\.topic))") }
+                guard ContinuousClock.now < end else {
+                    let log = daemon.map { "\nthe daemon's log, last lines:\n" + $0.standardError.split(separator: "\n").suffix(40).joined(separator: "\n") }
+                    throw TestFailure("never saw \(what); saw \(messages.map(\.topic))\(log ?? "")")
+                }
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
@@ -98,7 +103,8 @@ import Testing
     func serve(_ home: URL, broker: Broker, site: String, extra: [String] = []) async throws -> TestProcess {
         let daemon = try TestProcess(
             try AndroidTVEndToEndTests.binary("photon"),
-            ["serve", "--home", home.path, "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-site", site, "--wake-broadcast", "127.0.0.1"] + extra)
+            ["serve", "--verbose", "--home", home.path, "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-site", site, "--wake-broadcast", "127.0.0.1"]
+                + extra)
         try await daemon.waitFor("MQTT: connected")
         return daemon
     }
@@ -112,6 +118,7 @@ import Testing
         let home = try await pairLG(emulator)
         var daemon = try await serve(home, broker: broker, site: "lab")
         let ha = try await HomeAssistant(port: broker.port, site: "lab")
+        ha.daemon = daemon
         let topic = "homeassistant/device/photon_lab_lg-1f2e3d4c5b6a/config"
         // Retained: a subscriber that joins later gets it from the broker.
         try await ha.wait("the retained discovery config") { ha.messages.contains { $0.topic == topic && $0.retain } }
@@ -138,6 +145,7 @@ import Testing
         try await ha.wait("offline after the daemon stopped") { ha.payloads("photon/lab/availability").last == "offline" }
         let count = ha.payloads(topic).count
         daemon = try await serve(home, broker: broker, site: "lab")
+        ha.daemon = daemon
         defer { daemon.terminate() }
         try await ha.wait("the config again") { ha.payloads(topic).count > count }
         // The first config after the restart already has every entity (the app list is
@@ -158,6 +166,7 @@ import Testing
         let home = try await pairLG(emulator)
         var daemon = try await serve(home, broker: broker, site: "lab")
         let ha = try await HomeAssistant(port: broker.port, site: "lab")
+        ha.daemon = daemon
         let tv = "photon/lab/lg-1f2e3d4c5b6a"
         try await ha.wait("the TV online") { ha.payloads("\(tv)/availability").last == "online" }
         // A button press from HA: exactly one key.
@@ -193,6 +202,7 @@ import Testing
         let later = Date().timeIntervalSince1970
         try await ha.publish("\(tv)/command", #"{"commandId":"\#(retained)","issuedAt":\#(later),"expiresAt":\#(later + 9),"key":"left"}"#, retain: true)
         daemon = try await serve(home, broker: broker, site: "lab")
+        ha.daemon = daemon
         defer { daemon.terminate() }
         try await daemon.waitFor("ignored a retained command")
         try await Task.sleep(for: .milliseconds(300))
@@ -209,12 +219,14 @@ import Testing
         defer { daemon.terminate() }
         let tv = "photon/lab/lg-1f2e3d4c5b6a"
         var ha = try await HomeAssistant(port: broker.port, site: "lab")
+        ha.daemon = daemon
         try await ha.wait("the TV online") { ha.payloads("\(tv)/availability").last == "online" }
         // The broker restarts (without persistence: every retained message is gone); the
         // bridge reconnects and publishes discovery and state again.
         try await broker.restart()
         try await daemon.waitFor("MQTT: lost the broker")
         ha = try await HomeAssistant(port: broker.port, site: "lab")
+        ha.daemon = daemon
         try await ha.wait("discovery after the broker restart", within: .seconds(40)) {
             ha.messages.contains { $0.topic == "homeassistant/device/photon_lab_lg-1f2e3d4c5b6a/config" }
         }
@@ -291,7 +303,7 @@ import Testing
         #expect(st.st_mode & 0o777 == 0o600)
         #expect(try String(contentsOf: secrets, encoding: .utf8).contains("s3cret-pw"))
         #expect(try String(contentsOf: StorePaths(home: home).devicesFile, encoding: .utf8).contains("s3cret-pw") == false)
-        let daemon = try await serve(home, broker: broker, site: "lab", extra: ["-v"])
+        let daemon = try await serve(home, broker: broker, site: "lab")
         defer { daemon.terminate() }
         #expect(!daemon.standardError.contains("s3cret-pw"))
         // A URL with the password in it is refused: it would show in process lists.
