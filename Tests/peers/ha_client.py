@@ -11,10 +11,21 @@ and "READY" once subscribed.
 """
 import json
 import sys
+import threading
 
 import paho.mqtt.client as mqtt
 
 port, prefix, site = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+output = threading.Lock()
+
+
+def say(line):
+    """One whole line per write, under a lock: paho's network thread and the main thread
+    both print, and print() writes the text and its newline separately, so two lines could
+    interleave into one that is not JSON (and the test would miss a message)."""
+    with output:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
 
 
 def on_connect(client, userdata, flags, reason_code, properties):
@@ -22,11 +33,11 @@ def on_connect(client, userdata, flags, reason_code, properties):
 
 
 def on_subscribe(client, userdata, mid, reason_codes, properties):
-    print("READY", flush=True)
+    say("READY")
 
 
 def on_message(client, userdata, msg):
-    print(json.dumps({"topic": msg.topic, "payload": msg.payload.decode("utf-8", "replace"), "retain": bool(msg.retain)}), flush=True)
+    say(json.dumps({"topic": msg.topic, "payload": msg.payload.decode("utf-8", "replace"), "retain": bool(msg.retain)}))
 
 
 client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"ha-test-{site}")
@@ -49,5 +60,5 @@ for line in sys.stdin:
         payload = b"" if rest == "-" else rest.encode()
         info = client.publish(topic, payload, qos=0 if "qos0" in flags else 1, retain="retain" in flags)
         info.wait_for_publish(5)
-        print(json.dumps({"published": topic}), flush=True)
+        say(json.dumps({"published": topic}))
 client.loop_stop()
