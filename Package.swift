@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PhotonPlugins", targets: ["PhotonPlugins"]),
         .library(name: "PhotonEmulatorSupport", targets: ["PhotonEmulatorSupport"]),
         .library(name: "PhotonConformance", targets: ["PhotonConformance"]),
+        .library(name: "PhotonTesting", targets: ["PhotonTesting"]),
         .library(name: "PhotonArguments", targets: ["PhotonArguments"]),
         .library(name: "AndroidTV", targets: ["AndroidTV"]),
         .library(name: "SamsungTV", targets: ["SamsungTV"]),
@@ -56,7 +57,7 @@ let package = Package(
         // The library façade every caller uses: discover, probe, pair, connect, send (through
         // a CommandRouter), status, wake.
         .target(
-            name: "PhotonKit", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonDiscovery"],
+            name: "PhotonKit", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonDiscovery", "PhotonWire"],
             path: "Sources/PhotonKit"),
         .target(
             name: "PhotonService", dependencies: ["PhotonCore", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonWire", "PhotonMQTT"],
@@ -91,6 +92,10 @@ let package = Package(
             ],
             path: "Sources/PhotonPlugins"),
 
+        // The test kit for Photon and for those who build on it: in-memory transports, a
+        // recording session, a manual clock (like swift-nio's NIOEmbedded).
+        .target(name: "PhotonTesting", dependencies: ["PhotonCore"], path: "Sources/PhotonTesting"),
+
         // The conformance suite every brand runs against its emulated TV (a library, so a
         // brand in its own package runs it too).
         .target(
@@ -122,13 +127,13 @@ let package = Package(
             name: "photon-bench",
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
-                "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator", "PhotonDiscovery", "PhotonService",
+                "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator", "PhotonDiscovery", "PhotonService", "PhotonKit",
                 "LGWebOS", "LGWebOSEmulator", "PhotonMQTT",
             ],
             path: "Benchmarks/photon-bench"),
 
         .target(name: "PhotonTestSupport", dependencies: ["PhotonCore"], path: "Tests/PhotonTestSupport"),
-        .testTarget(name: "PhotonCoreTests", dependencies: ["PhotonCore"]),
+        .testTarget(name: "PhotonCoreTests", dependencies: ["PhotonCore", "PhotonTesting"]),
         .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto", "PhotonTestSupport"]),
         .testTarget(
             name: "PhotonNetTests", dependencies: ["PhotonNet", "PhotonCrypto", "PhotonCore", "PhotonTestSupport"]),
@@ -150,7 +155,7 @@ let package = Package(
             name: "PhotonKitTests",
             dependencies: [
                 "PhotonKit", "PhotonPlugins", "PhotonConformance", "PhotonEmulatorSupport", "PhotonCore", "PhotonCrypto", "PhotonNet",
-                "PhotonStore", "PhotonTestSupport",
+                "PhotonStore", "PhotonTestSupport", "PhotonTesting",
             ]),
         .testTarget(
             name: "RokuTests",
@@ -158,12 +163,12 @@ let package = Package(
         .testTarget(
             name: "LGWebOSTests",
             dependencies: ["LGWebOS", "LGWebOSEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
-        .testTarget(name: "PhotonServiceTests", dependencies: ["PhotonService", "PhotonKit", "PhotonCore", "PhotonStore", "PhotonTestSupport"]),
+        .testTarget(name: "PhotonServiceTests", dependencies: ["PhotonService", "PhotonKit", "PhotonCore", "PhotonStore", "PhotonTestSupport", "PhotonTesting"]),
         .testTarget(
             name: "PhotonCLITests",
             dependencies: [
                 "PhotonCLI", "PhotonCore", "PhotonTestSupport", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonStore",
-                "PhotonEmulatorSupport", "PhotonNet", "PhotonService",
+                "PhotonEmulatorSupport", "PhotonNet", "PhotonService", "PhotonKit",
             ]),
     ],
     swiftLanguageModes: [.v6]

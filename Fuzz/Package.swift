@@ -12,6 +12,7 @@ let json: Target.Dependency = .product(name: "PhotonJSON", package: "Photon")
 let androidTV: Target.Dependency = .product(name: "AndroidTV", package: "Photon")
 let samsung: Target.Dependency = .product(name: "SamsungTV", package: "Photon")
 let service: Target.Dependency = .product(name: "PhotonService", package: "Photon")
+let kit: Target.Dependency = .product(name: "PhotonKit", package: "Photon")
 let roku: Target.Dependency = .product(name: "Roku", package: "Photon")
 let lg: Target.Dependency = .product(name: "LGWebOS", package: "Photon")
 
@@ -27,7 +28,7 @@ let package = Package(
         .executableTarget(name: "FuzzSamsungEvent", dependencies: [core, samsung]),
         .executableTarget(name: "FuzzSamsungDeviceInfo", dependencies: [core, samsung]),
         .executableTarget(name: "FuzzJSON", dependencies: [json]),
-        .executableTarget(name: "FuzzDaemonRequest", dependencies: [core, json, service]),
+        .executableTarget(name: "FuzzDaemonRequest", dependencies: [core, json, kit]),
         .executableTarget(name: "FuzzSSDP", dependencies: [core]),
         .executableTarget(name: "FuzzMDNSTXT", dependencies: [core]),
         .executableTarget(name: "FuzzMAC", dependencies: [core]),

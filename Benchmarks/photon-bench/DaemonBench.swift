@@ -6,6 +6,7 @@ import PhotonCore
 import PhotonMQTT
 import PhotonEmulatorSupport
 import PhotonNet
+import PhotonKit
 import PhotonService
 import PhotonStore
 
@@ -198,9 +199,9 @@ enum DaemonBench {
 
         // A key to every TV through the socket API: clients of 50 sessions each.
         let socket = StorePaths(home: home).socketFile.path
-        var sessions: [(ServiceClient, [String])] = []
+        var sessions: [(DaemonClient, [String])] = []
         for c in 0..<max(1, count / 50) {
-            let client = try await ServiceClient.connect(path: socket, timeout: .seconds(5))
+            let client = try await DaemonClient.connect(path: socket, timeout: .seconds(5))
             var ids: [String] = []
             for index in stride(from: c, to: count, by: max(1, count / 50)) {
                 ids.append(try await client.request("open", [("tv", .string("tv-\(index)"))])["session"]!.stringValue!)

@@ -4,7 +4,7 @@ import PhotonCore
 /// A live remote-control session on the remote port (protocol notes §7): the configure /
 /// set-active handshake with feature negotiation, pings answered, an idle limit, and
 /// the TV's power, volume and current-app reports as `TVEvent`s.
-final class AndroidTVSession: RemoteSession {
+final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQuerying, ExplainsCapabilities {
     private struct State {
         var imeCounter: Int32 = 0
         var fieldCounter: Int32 = 0
@@ -211,68 +211,54 @@ final class AndroidTVSession: RemoteSession {
 
     // MARK: commands
 
-    func send(_ command: RemoteCommand) async throws {
+    private func checkOpen() throws {
         if state.withLock({ $0.closed }) {
             throw PhotonError(.connectionClosed, "the session to the TV is closed", hint: "run the command again")
         }
-        try requireFeatures(for: command)
-        switch command {
-        case .key(let input, let action):
-            let code = try AndroidKeyCodes.resolve(input)
-            let direction: RemoteKeyDirection = action == .press ? .short : (action == .holdStart ? .startLong : .endLong)
-            try await framed.send(RemoteMessage.keyInject(code: code, direction: direction).encoded())
-        case .longPress(let input, let milliseconds):
-            let code = try AndroidKeyCodes.resolve(input)
-            try await framed.send(RemoteMessage.keyInject(code: code, direction: .startLong).encoded())
-            // The release is sent even if the wait is cancelled, so no key stays held.
-            let slept: Result<Void, any Error> = await Result { try await Task.sleep(for: .milliseconds(milliseconds)) }
-            try await CommandDeadline.exempt { try await framed.send(RemoteMessage.keyInject(code: code, direction: .endLong).encoded()) }
-            try slept.get()
-        case .text(let text):
-            guard !text.isEmpty else { throw PhotonError(.usage, "there is no text to type") }
-            let (ime, field) = state.withLock { ($0.imeCounter, $0.fieldCounter) }
-            try await framed.send(RemoteMessage.imeBatchEdit(imeCounter: ime, fieldCounter: field, text: text).encoded())
-        case .launch(let link):
-            guard !link.isEmpty else { throw PhotonError(.usage, "give an app link, e.g. https://www.youtube.com") }
-            try await framed.send(RemoteMessage.appLinkLaunch(link).encoded())
-        case .volume(let change):
-            let key: RemoteKey = change == .up ? .volumeUp : (change == .down ? .volumeDown : .mute)
-            try await framed.send(RemoteMessage.keyInject(code: AndroidKeyCodes.code(for: key)!, direction: .short).encoded())
-        case .setVolume:
-            throw PhotonError.unsupported("Android TV Remote v2 takes volume steps only", hint: "use `photon volume TV up` or `down`")
-        case .voice(let pcm, let sampleRate):
-            try await sendVoice(pcm, sampleRate: sampleRate)
-        case .search:
-            throw PhotonError.unsupported("Android TV Remote v2 has no search request", hint: "use `photon voice`, or `photon key TV search` then `photon text`")
-        }
     }
 
-    private func requireFeatures(for command: RemoteCommand) throws {
-        switch command {
-        case .key, .longPress, .volume:
-            guard active.contains(.key) else {
-                throw PhotonError.unsupported(
-                    "this TV does not accept keys right now (its feature mask \(tvFeatures.rawValue) lacks KEY)",
-                    hint: "clear the storage of the TV's Android TV Remote Service app (Settings → Apps → system apps), restart the TV, then pair again")
-            }
-        case .text:
-            guard active.contains(.ime) else {
-                throw PhotonError.unsupported("this TV did not enable text input (IME) for this session")
-            }
-        case .launch:
-            guard active.contains(.appLink) else {
-                throw PhotonError.unsupported(
-                    "this TV does not accept app links (its feature mask \(tvFeatures.rawValue) lacks APP_LINK)",
-                    hint: "update the TV's Android TV Remote Service")
-            }
-        case .voice:
-            guard active.contains(.voice) else {
-                throw PhotonError.unsupported("this TV does not offer voice input to remote apps")
-            }
+    func sendKey(_ input: KeyInput, _ action: KeyAction) async throws {
+        try checkOpen()
+        let code = try AndroidKeyCodes.resolve(input)
+        let direction: RemoteKeyDirection = action == .press ? .short : (action == .holdStart ? .startLong : .endLong)
+        try await framed.send(RemoteMessage.keyInject(code: code, direction: direction).encoded())
+    }
+
+    func type(_ text: String) async throws {
+        try checkOpen()
+        guard !text.isEmpty else { throw PhotonError(.usage, "there is no text to type") }
+        let (ime, field) = state.withLock { ($0.imeCounter, $0.fieldCounter) }
+        try await framed.send(RemoteMessage.imeBatchEdit(imeCounter: ime, fieldCounter: field, text: text).encoded())
+    }
+
+    func launch(_ link: String) async throws {
+        try checkOpen()
+        guard !link.isEmpty else { throw PhotonError(.usage, "give an app link, e.g. https://www.youtube.com") }
+        try await framed.send(RemoteMessage.appLinkLaunch(link).encoded())
+    }
+
+    func sendVoice(pcm: [UInt8], sampleRate: Int) async throws {
+        try checkOpen()
+        try await sendVoice(pcm, sampleRate: sampleRate)
+    }
+
+    /// The TV's feature mask, in the words the core's capability check gives.
+    func whyUnavailable(_ capability: Capability) -> PhotonError? {
+        switch capability {
+        case .keys, .longPress:
+            return PhotonError.unsupported(
+                "this TV does not accept keys right now (its feature mask \(tvFeatures.rawValue) lacks KEY)",
+                hint: "clear the storage of the TV's Android TV Remote Service app (Settings → Apps → system apps), restart the TV, then pair again")
+        case .text: return PhotonError.unsupported("this TV did not enable text input (IME) for this session")
+        case .appLaunch:
+            return PhotonError.unsupported(
+                "this TV does not accept app links (its feature mask \(tvFeatures.rawValue) lacks APP_LINK)",
+                hint: "update the TV's Android TV Remote Service")
+        case .voice: return PhotonError.unsupported("this TV does not offer voice input to remote apps")
         case .search:
-            throw PhotonError.unsupported("Android TV Remote v2 has no search request", hint: "use `photon voice`, or `photon key TV search` then `photon text`")
-        case .setVolume:
-            throw PhotonError.unsupported("Android TV Remote v2 takes volume steps only", hint: "use `photon volume TV up` or `down`")
+            return PhotonError.unsupported("Android TV Remote v2 has no search request", hint: "use `photon voice`, or `photon key TV search` then `photon text`")
+        case .volumeSet: return PhotonError.unsupported("Android TV Remote v2 takes volume steps only", hint: "use `photon volume TV up` or `down`")
+        default: return nil
         }
     }
 
@@ -312,11 +298,5 @@ final class AndroidTVSession: RemoteSession {
             offset = end
         }
         return chunks
-    }
-}
-
-extension Result where Failure == any Error {
-    init(catching body: () async throws -> Success) async {
-        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }

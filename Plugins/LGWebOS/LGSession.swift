@@ -4,7 +4,7 @@ import PhotonCore
 /// subscriptions that feed events), the pointer input socket for buttons (requested again
 /// on every connection, opened once and shared), and a keep-alive that ends the session
 /// when the TV goes silent.
-final class LGSession: AppListing {
+final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeSetting {
     private struct State {
         var isOn: Bool?
         var volume: VolumeState?
@@ -247,38 +247,34 @@ final class LGSession: AppListing {
 
     // MARK: commands
 
-    func send(_ command: RemoteCommand) async throws {
+    private func checkOpen() throws {
         if state.withLock({ $0.closed }) { throw PhotonError(.connectionClosed, "the session to the TV is closed") }
-        switch command {
-        case .key(let input, .press):
-            try await pressKey(input)
-        case .key(_, let action):
+    }
+
+    func sendKey(_ input: KeyInput, _ action: KeyAction) async throws {
+        try checkOpen()
+        guard action == .press else {
             throw PhotonError.unsupported("LG's pointer socket takes presses only, not \(action.rawValue)", hint: "send the key again for each press")
-        case .longPress:
-            throw PhotonError.unsupported("LG's pointer socket has no long press", hint: "send the key again for each press")
-        case .text(var text):
-            guard !text.isEmpty, text.utf8.count <= 4096 else { throw PhotonError(.usage, "give 1 to 4096 bytes of text to type") }
-            // A trailing newline submits, as the TV keyboard's Enter.
-            let submit = text.hasSuffix("\n")
-            if submit { text.removeLast() }
-            if !text.isEmpty {
-                _ = try await request("com.webos.service.ime/insertText", .object([("text", .string(text)), ("replace", 0)]))
-            }
-            if submit { _ = try await request("com.webos.service.ime/sendEnterKey") }
-        case .launch(let app):
-            try await launch(app)
-        case .volume(let change):
-            // The remote's own buttons: steps the TV paces itself (also through an ARC
-            // sound bar) and a mute that toggles.
-            try await press(change == .up ? "VOLUMEUP" : change == .down ? "VOLUMEDOWN" : "MUTE")
-        case .setVolume(let level):
-            guard (0...100).contains(level) else { throw PhotonError(.usage, "a volume level is from 0 to 100") }
-            _ = try await request("audio/setVolume", .object([("volume", .int(level))]))
-        case .search:
-            throw PhotonError.unsupported("LG TVs take no search over SSAP", hint: "open the TV's search, then type with `photon text`")
-        case .voice:
-            throw PhotonError.unsupported("LG TVs do not take voice queries over SSAP")
         }
+        try await pressKey(input)
+    }
+
+    func type(_ text: String) async throws {
+        try checkOpen()
+        var text = text
+        guard !text.isEmpty, text.utf8.count <= 4096 else { throw PhotonError(.usage, "give 1 to 4096 bytes of text to type") }
+        // A trailing newline submits, as the TV keyboard's Enter.
+        let submit = text.hasSuffix("\n")
+        if submit { text.removeLast() }
+        if !text.isEmpty {
+            _ = try await request("com.webos.service.ime/insertText", .object([("text", .string(text)), ("replace", 0)]))
+        }
+        if submit { _ = try await request("com.webos.service.ime/sendEnterKey") }
+    }
+
+    func setVolume(_ level: Int) async throws {
+        try checkOpen()
+        _ = try await request("audio/setVolume", .object([("volume", .int(level))]))
     }
 
     private func request(_ uri: String, _ payload: JSONValue = .object([])) async throws -> JSONValue {
@@ -306,7 +302,8 @@ final class LGSession: AppListing {
     }
 
     /// An app id through `system.launcher/launch`; an http(s) link through `open`.
-    private func launch(_ app: String) async throws {
+    func launch(_ app: String) async throws {
+        try checkOpen()
         guard !app.isEmpty, app.utf8.count <= 2048, !app.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw PhotonError(.usage, "give an LG app id (youtube.leanback.v4) or an https:// link")
         }

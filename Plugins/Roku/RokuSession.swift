@@ -2,7 +2,7 @@ import PhotonCore
 
 /// A Roku in use: commands as ECP requests over one kept-alive connection, and power and
 /// the foreground app polled (ECP pushes nothing). Volume is not reported by ECP.
-final class RokuSession: AppListing {
+final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searching {
     let client: HTTPKeepAliveClient
     let device: DeviceRecord
     let capabilities = RokuAdapter.maximumCapabilities
@@ -118,46 +118,34 @@ final class RokuSession: AppListing {
 
     // MARK: commands
 
-    func send(_ command: RemoteCommand) async throws {
+    private func checkOpen() throws {
         if let reason = closed.withLock({ $0 }) {
             throw reason ?? PhotonError(.connectionClosed, "the session to the Roku is closed")
         }
-        switch command {
-        case .key(let input, let action):
-            let code = try RokuKeys.resolve(input)
-            let verb = action == .press ? "keypress" : action == .holdStart ? "keydown" : "keyup"
-            if action == .holdEnd {
-                try await CommandDeadline.exempt { try await post("/\(verb)/\(code)", what: "the \(code) key") }
-            } else {
-                try await post("/\(verb)/\(code)", what: "the \(code) key")
-            }
-        case .longPress(let input, let milliseconds):
-            let code = try RokuKeys.resolve(input)
-            try await post("/keydown/\(code)", what: "the \(code) key")
-            // The release always follows, even if the wait is cancelled or the command expired.
-            let slept: Result<Void, any Error>
-            do {
-                try await Task.sleep(for: .milliseconds(milliseconds))
-                slept = .success(())
-            } catch { slept = .failure(error) }
-            try await CommandDeadline.exempt { try await post("/keyup/\(code)", what: "the \(code) key") }
-            try slept.get()
-        case .text(let text):
-            guard !text.isEmpty, text.count <= 256 else { throw PhotonError(.usage, "give 1 to 256 characters of text") }
-            for literal in RokuKeys.literals(text) { try await post("/keypress/\(literal)", what: "text") }
-        case .launch(let app):
-            try await post("/launch/\(try Self.launchTarget(app))", what: "the launch of \(Redaction.sanitize(app))")
-        case .volume(let change):
-            let code = change == .up ? "VolumeUp" : change == .down ? "VolumeDown" : "VolumeMute"
-            try await post("/keypress/\(code)", what: "the \(code) key")
-        case .setVolume:
-            throw PhotonError.unsupported("a Roku takes volume steps only (ECP has no absolute volume)", hint: "use `photon volume TV up` or `down`")
-        case .search(let keyword):
-            guard !keyword.isEmpty, keyword.utf8.count <= 512 else { throw PhotonError(.usage, "give 1 to 512 bytes to search for") }
-            try await post("/search/browse?keyword=\(percentEncoded(keyword))", what: "the search")
-        case .voice:
-            throw PhotonError.unsupported("Roku takes no voice queries over ECP")
-        }
+    }
+
+    func sendKey(_ input: KeyInput, _ action: KeyAction) async throws {
+        try checkOpen()
+        let code = try RokuKeys.resolve(input)
+        let verb = action == .press ? "keypress" : action == .holdStart ? "keydown" : "keyup"
+        try await post("/\(verb)/\(code)", what: "the \(code) key")
+    }
+
+    func type(_ text: String) async throws {
+        try checkOpen()
+        guard !text.isEmpty, text.count <= 256 else { throw PhotonError(.usage, "give 1 to 256 characters of text") }
+        for literal in RokuKeys.literals(text) { try await post("/keypress/\(literal)", what: "text") }
+    }
+
+    func launch(_ app: String) async throws {
+        try checkOpen()
+        try await post("/launch/\(try Self.launchTarget(app))", what: "the launch of \(Redaction.sanitize(app))")
+    }
+
+    func search(_ keyword: String) async throws {
+        try checkOpen()
+        guard !keyword.isEmpty, keyword.utf8.count <= 512 else { throw PhotonError(.usage, "give 1 to 512 bytes to search for") }
+        try await post("/search/browse?keyword=\(percentEncoded(keyword))", what: "the search")
     }
 
     /// `12` or `12?contentId=…&mediaType=movie`: a channel id of letters, digits, `.`, `_`

@@ -5,7 +5,7 @@ import PhotonCore
 /// app launch, with pacing between keys; a reader that answers pings (through the
 /// WebSocket layer), tracks replies and reports the end of the connection; a keep-alive
 /// that pings a TV gone quiet and ends the session when it does not answer.
-final class SamsungSession: AppListing {
+final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
     private struct State {
         var lastKey: ContinuousClock.Instant?
         var launchWaiter: Promise<Int>?
@@ -211,52 +211,39 @@ final class SamsungSession: AppListing {
 
     // MARK: commands
 
-    func send(_ command: RemoteCommand) async throws {
+    private func checkOpen() throws {
         if state.withLock({ $0.closed }) { throw PhotonError(.connectionClosed, "the session to the TV is closed") }
-        switch command {
-        case .key(.key(.powerOn), .press):
+    }
+
+    func sendKey(_ input: KeyInput, _ action: KeyAction) async throws {
+        try checkOpen()
+        switch (input, action) {
+        case (.key(.powerOn), .press):
             guard try await currentPower() != true else { return }
             throw PhotonError.unsupported(
                 "a Samsung TV that is off cannot be switched on over its remote channel",
                 hint: "waking needs Wake-on-LAN to the stored MAC (`photon wake`, with discovery)")
-        case .key(.key(.powerOff), .press):
+        case (.key(.powerOff), .press):
             // KEY_POWER toggles: send it only when the TV reports itself on.
             guard try await currentPower() != false else { return }
             try await sendKey("KEY_POWER", .click)
-        case .key(let input, let action):
+        default:
             let code = try SamsungKeys.resolve(input)
             switch action {
             case .press: try await sendKey(code, .click)
             case .holdStart: try await sendKey(code, .press)
-            case .holdEnd: try await sendKey(code, .release)
+            // A Release follows its Press at once, whatever the pacing.
+            case .holdEnd: try await sendKey(code, .release, paced: false)
             }
-        case .longPress(let input, let milliseconds):
-            let code = try SamsungKeys.resolve(input)
-            try await sendKey(code, .press)
-            // A Release always follows a Press, even if the wait is cancelled.
-            let slept: Result<Void, any Error>
-            do {
-                try await Task.sleep(for: .milliseconds(milliseconds))
-                slept = .success(())
-            } catch { slept = .failure(error) }
-            try await CommandDeadline.exempt { try await sendKey(code, .release, paced: false) }
-            try slept.get()
-        case .text(let text):
-            guard !text.isEmpty else { throw PhotonError(.usage, "there is no text to type") }
-            try await sendGate.withGate {
-                try await self.channel.send(.text(SamsungCommand.text(text)))
-                try await self.channel.send(.text(SamsungCommand.textEnd))
-            }
-        case .launch(let app):
-            try await launch(app)
-        case .volume(let change):
-            try await sendKey(change == .up ? "KEY_VOLUP" : change == .down ? "KEY_VOLDOWN" : "KEY_MUTE", .click)
-        case .setVolume:
-            throw PhotonError.unsupported("this Samsung protocol takes volume steps only", hint: "use `photon volume TV up` or `down`")
-        case .search:
-            throw PhotonError.unsupported("Samsung TVs take no search over this protocol", hint: "type into the TV's search with `photon text`")
-        case .voice:
-            throw PhotonError.unsupported("Samsung TVs do not take voice queries over this protocol")
+        }
+    }
+
+    func type(_ text: String) async throws {
+        try checkOpen()
+        guard !text.isEmpty else { throw PhotonError(.usage, "there is no text to type") }
+        try await sendGate.withGate {
+            try await self.channel.send(.text(SamsungCommand.text(text)))
+            try await self.channel.send(.text(SamsungCommand.textEnd))
         }
     }
 
@@ -277,7 +264,8 @@ final class SamsungSession: AppListing {
 
     /// `ed.apps.launch` first; if the TV does not confirm (2021+ sets ignore it), the
     /// REST `POST /api/v2/applications/{id}`.
-    private func launch(_ app: String) async throws {
+    func launch(_ app: String) async throws {
+        try checkOpen()
         guard !app.isEmpty, app.count <= 200, !app.contains("/") || app.hasPrefix("http") else {
             throw PhotonError(.usage, "give a Samsung app id, e.g. 111299001912 (YouTube)")
         }

@@ -22,22 +22,6 @@ enum AppsCommand {
 
     /// The TV's apps through `photon serve`'s warm session when it runs, else directly.
     static func installedApps(_ tv: String, _ context: CLIContext) async throws -> [TVApp] {
-        if let client = try await DaemonPath.client(context) {
-            defer { Task { await client.close() } }
-            let answer = try await client.request("apps", [("tv", .string(tv))], timeout: context.timeout + .seconds(5))
-            return (answer["apps"]?.arrayValue ?? []).compactMap { item in
-                guard let id = item["id"]?.stringValue else { return nil }
-                return TVApp(id: id, name: item["name"]?.stringValue ?? id)
-            }
-        }
-        let remote = try await context.photon.connect(tv, source: .cli)
-        do {
-            let apps = try await remote.installedApps()
-            await remote.close()
-            return apps
-        } catch {
-            await remote.close()
-            throw error
-        }
+        try await context.control().installedApps(tv)
     }
 }

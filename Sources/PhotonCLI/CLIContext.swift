@@ -1,7 +1,6 @@
 import Foundation
 import PhotonCore
 import PhotonKit
-import PhotonService
 import PhotonStore
 
 /// What every command gets: the terminal, the store, the output mode, the log, the
@@ -16,16 +15,43 @@ public struct CLIContext: Sendable {
     public var registry: AdapterRegistry
     /// `--direct`: connect to the TV even when `photon serve` runs for this home.
     public var direct = false
+    /// The `photon` front end already found no daemon for this home (it sets
+    /// `PHOTON_NO_DAEMON=1` before handing the command line on), so nobody asks twice.
+    public var daemonAbsent = false
 
     /// Opens sessions to stored TVs (the direct path).
     public var sessions: SessionFactory { SessionFactory(store: store, registry: registry, timeout: timeout, log: log) }
 
-    /// The library façade this command uses on the direct path: one per command line, so
-    /// every command of it goes through one in-process router.
+    /// The library façade of this process: one per command line, so every command of it
+    /// goes through one in-process router.
     public var photon: Photon {
         get throws { try façade.get { try Photon(adapters: registry, paths: paths, timeout: timeout, log: log) } }
     }
-    let façade = FaçadeBox()
+    let façade = Box<Photon>()
+    let chosen = Box<any TVControl>()
+
+    /// How this command line reaches TVs, decided once: a running `photon serve` (its warm
+    /// sessions, one request per command), or this process's own façade when none runs,
+    /// with `--direct`, or when the front end already found none (`PHOTON_NO_DAEMON=1`).
+    public func control() async throws -> any TVControl {
+        if let made = chosen.current { return made }
+        var control: any TVControl = DirectControl(photon: try photon)
+        if !direct, !daemonAbsent,
+            let daemon = try await DaemonControl.ifRunning(store: store, timeout: timeout, log: log)
+        {
+            control = daemon
+        } else {
+            log.debug(direct ? "--direct: connecting to the TV directly" : "photon serve is not running: connecting directly")
+        }
+        return chosen.get { control }
+    }
+
+    /// Ends what `control()` opened (the daemon client).
+    public func finish() async { await chosen.current?.close() }
+
+    /// This process's own façade as a control, whatever runs (voice, which the daemon's
+    /// request lines are too small for).
+    public func directControl() throws -> DirectControl { DirectControl(photon: try photon) }
 
     /// Prints a result: the JSON object with `--json`, otherwise the text (if any).
     public func emit(_ json: JSONValue, text: String?) {
@@ -42,10 +68,11 @@ public struct CLIContext: Sendable {
     }
 }
 
-/// Holds the façade a context makes on first use.
-final class FaçadeBox: Sendable {
-    private let made = Locked<Photon?>(nil)
-    func get(_ make: () throws -> Photon) throws -> Photon {
+/// Holds what a context makes on first use.
+final class Box<Value: Sendable>: Sendable {
+    private let made = Locked<Value?>(nil)
+    var current: Value? { made.withLock { $0 } }
+    func get(_ make: () throws -> Value) rethrows -> Value {
         try made.withLock { current in
             if let current { return current }
             let new = try make()

@@ -59,7 +59,14 @@ public enum PhotonCommandLine {
                 return 0
             }
             let context = try makeContext(parsed, terminal: terminal, environment: environment, registry: registry)
-            return try await command.run(parsed, context)
+            do {
+                let code = try await command.run(parsed, context)
+                await context.finish()
+                return code
+            } catch {
+                await context.finish()
+                throw error
+            }
         } catch {
             let photon = PhotonError.wrap(error)
             report(photon, terminal: terminal, json: wantsJSON)
@@ -82,7 +89,8 @@ public enum PhotonCommandLine {
         return CLIContext(
             terminal: terminal, paths: paths, store: Store(paths: paths), json: parsed.flag("json"),
             log: parsed.flag("verbose") ? verboseLog(terminal) : .silent,
-            timeout: timeout, registry: registry, direct: parsed.flag("direct") || environment["PHOTON_DIRECT"] == "1")
+            timeout: timeout, registry: registry, direct: parsed.flag("direct") || environment["PHOTON_DIRECT"] == "1",
+            daemonAbsent: environment["PHOTON_NO_DAEMON"] == "1")
     }
 
     /// The `--verbose` log: each line with the milliseconds since the command started.

@@ -112,59 +112,18 @@ enum ControlCommands {
         return 0
     }
 
-    /// Sends commands in order through the daemon's warm session when `photon serve`
-    /// runs, or through this process's own router and session. With `wake`, a TV that does
-    /// not answer is woken first (and a power key that would switch it off again is
-    /// dropped). Returns whether the TV had to be woken.
+    /// Sends commands in order through `context.control()` — a running `photon serve`
+    /// or this process's own router and session. With `wake`, a TV that does not answer
+    /// is woken first (and a power key that would switch it off again is dropped).
+    /// Returns whether the TV had to be woken.
     @discardableResult
     static func send(_ commands: [RemoteCommand], delay: Int, to tv: String, _ context: CLIContext, wake: WakeRequest? = nil)
         async throws -> Bool
     {
-        func isPower(_ command: RemoteCommand) -> Bool {
-            if case .key(.key(let key), .press) = command { return key == .power || key == .powerOn }
-            return false
-        }
         // Voice is too large for the daemon's request lines: it always goes direct.
         let voice = commands.contains { if case .voice = $0 { return true } else { return false } }
-        if !voice {
-            let viaDaemon: Bool? = try await DaemonPath.withSession(tv, context, wake: wake) { session, woke in
-                for (index, command) in commands.enumerated() where !(woke && isPower(command)) {
-                    if index > 0, delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
-                    try await session.send(command)
-                    context.log.debug("sent \(describe(command)) through photon serve")
-                }
-                return woke
-            }
-            if let viaDaemon { return viaDaemon }
-        }
-        let remote = try await context.photon.connect(tv, source: .cli, wake: wake)
-        context.log.debug("session open")
-        do {
-            for (index, command) in commands.enumerated() where !(remote.wasWoken && isPower(command)) {
-                if index > 0, delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
-                try await remote.send(command, lifetime: min(context.timeout, .seconds(10)))
-                context.log.debug("sent \(describe(command))")
-            }
-            await remote.close()
-            context.log.debug("session closed")
-            return remote.wasWoken
-        } catch {
-            await remote.close()
-            throw error
-        }
-    }
-
-    /// A command for the log, without the text it types (which may be private).
-    static func describe(_ command: RemoteCommand) -> String {
-        switch command {
-        case .key(let input, let action): return action == .press ? "key \(input)" : "key \(input) \(action.rawValue)"
-        case .longPress(let input, let ms): return "key \(input) held \(ms) ms"
-        case .text(let text): return "text (\(text.count) characters)"
-        case .launch(let app): return "launch \(Redaction.sanitize(app))"
-        case .volume(let change): return "volume \(change.rawValue)"
-        case .setVolume(let level): return "volume \(level)"
-        case .voice(let pcm, _): return "voice (\(pcm.count) bytes)"
-        case .search(let keyword): return "search (\(keyword.count) characters)"
-        }
+        let control: any TVControl = voice ? try context.directControl() : try await context.control()
+        return try await control.send(
+            commands, to: tv, delay: .milliseconds(delay), wake: wake, lifetime: min(context.timeout, .seconds(10)))
     }
 }

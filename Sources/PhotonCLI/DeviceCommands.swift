@@ -73,19 +73,13 @@ enum DeviceCommands {
     /// The daemon's connection state per TV id, or nil when no daemon runs (or it cannot
     /// be asked: `list` works from the store alone).
     static func daemonStates(_ context: CLIContext) async -> [String: String]? {
-        guard let client = try? await DaemonPath.client(context) else { return nil }
-        defer { Task { await client.close() } }
-        guard let tvs = try? await client.request("list", [], timeout: .seconds(2))["tvs"]?.arrayValue else { return nil }
-        var states: [String: String] = [:]
-        for tv in tvs {
-            if let id = tv["id"]?.stringValue, let state = tv["connection"]?.stringValue { states[id] = state }
-        }
-        return states
+        guard let control = try? await context.control() else { return nil }
+        return await control.connectionStates()
     }
 
     static func forget(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let removed = try await context.store.forget(parsed.arguments[0])
-        await DaemonPath.notifyStoreChanged(context)
+        await (try? await context.control())?.storeChanged()
         context.emit(
             .object([("forgotten", .string(removed.id)), ("nickname", .string(removed.nickname))]),
             text: "Forgot \(Redaction.sanitize(removed.nickname)) (\(removed.id)) and its secrets.")

@@ -1,7 +1,6 @@
 import Foundation
 import PhotonCore
 import PhotonMQTT
-import PhotonService
 
 /// The broker URL of `photon serve --mqtt` and `photon mqtt login`: `mqtt://HOST[:PORT]`
 /// (1883) or `mqtts://HOST[:PORT]` (8883). Credentials never go in the URL: they are kept

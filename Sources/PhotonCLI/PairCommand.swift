@@ -52,7 +52,7 @@ enum PairCommand {
             guard reply == "y" || reply == "yes" else { throw error }
             device = try await photon.save(paired, nickname: parsed.value("name"), replacing: true)
         }
-        await DaemonPath.notifyStoreChanged(context)
+        await (try? await context.control())?.storeChanged()
         context.emit(
             DeviceCommands.json(device),
             text: "Paired \(Redaction.sanitize(device.nickname)) (\(device.id)) at \(device.endpoint). Try: photon key \(device.nickname) home")

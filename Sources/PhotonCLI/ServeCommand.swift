@@ -20,6 +20,8 @@ enum ServeCommand {
             OptionSpec("mqtt-ca", value: "FILE", help: "for mqtts: trust brokers signed by this CA file"),
             OptionSpec("mqtt-pin", type: .fingerprint, help: "for mqtts: trust exactly the broker certificate with this SHA-256 fingerprint"),
             OptionSpec("wake-broadcast", value: "ADDR", help: "where Wake-on-LAN for \"power on\" goes (repeatable; default every broadcast address)", repeatable: true),
+            OptionSpec("wake-port", type: .port, help: "UDP port for that Wake-on-LAN (repeatable; default 9 and 7)", repeatable: true),
+            OptionSpec("wake-wait", type: .seconds(1...120), help: "how long \"power on\" waits for a woken TV (default 30)"),
         ],
         details: """
             Listens on photon.sock in the runtime directory ($XDG_RUNTIME_DIR/photon, or DIR/run with --home): \
@@ -46,8 +48,12 @@ enum ServeCommand {
         let terminal = context.terminal
         let log = ServiceLog(
             notice: { line in terminal.writeError("photon serve: \(line)\n") }, debug: context.log)
-        let factory = SessionFactory(store: context.store, registry: context.registry, timeout: context.timeout, log: context.log, cachesStore: true)
-        let server = ServiceServer(factory: factory, log: log)
+        // The daemon is one more user of the façade: warm sessions that reconnect, the
+        // store cached, and the one router that the socket API and MQTT share.
+        let photon = try Photon(
+            adapters: context.registry, paths: context.paths, timeout: context.timeout, log: context.log,
+            policy: .keepWarm(ReconnectBackoff()), serviceLog: log, cachesStore: true)
+        let server = ServiceServer(photon: photon, log: log)
         let mqtt = try await mqttSettings(parsed, context)
         try server.start()
         if let mqtt { try await server.startMQTT(mqtt, version: PhotonCommandLine.version) }
@@ -94,6 +100,8 @@ enum ServeCommand {
         var settings = MQTTSettings(
             host: url.host, port: url.port, site: parsed.value("mqtt-site") ?? host, prefix: parsed.value("mqtt-prefix") ?? "homeassistant",
             wakeDestinations: parsed.allValues("wake-broadcast"))
+        settings.wakePorts = parsed.allValues("wake-port").compactMap(UInt16.init)
+        if let wait = parsed.seconds("wake-wait") { settings.wakePatience = wait }
         guard !settings.prefix.isEmpty, !settings.prefix.contains("+"), !settings.prefix.contains("#") else {
             throw PhotonError(.usage, "--mqtt-prefix is a topic prefix without wildcards")
         }

@@ -1,7 +1,6 @@
 import Foundation
 import PhotonCore
 import PhotonKit
-import PhotonService
 
 /// `photon status TV [--watch]`: power, current app and volume as the TV reports them.
 enum StatusCommand {
@@ -39,75 +38,48 @@ enum StatusCommand {
     }
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        let watch = parsed.flag("watch")
-        if let client = try await DaemonPath.client(context) {
-            defer { Task { await client.close() } }
-            if watch {
-                try await watchThroughDaemon(parsed.arguments[0], client, context)
-            } else {
-                let answer = try await client.request("status", [("tv", .string(parsed.arguments[0]))], timeout: context.timeout + .seconds(5))
-                for key in ["device", "power", "app", "playback", "volume"] {
-                    if let value = answer["tv"]?[key], let event = ServiceProtocol.event(from: .object([(key, value)])),
-                        let (json, text) = describe(event)
-                    {
-                        context.emit(json, text: text)
-                    }
-                }
+        let control = try await context.control()
+        let tv = parsed.arguments[0]
+        if parsed.flag("watch") {
+            try await watch(tv, control, context)
+        } else {
+            for event in try await control.status(tv, settle: .milliseconds(1500)) {
+                if let (json, text) = describe(event) { context.emit(json, text: text) }
             }
-            return 0
-        }
-        let remote = try await context.photon.connect(parsed.arguments[0], source: .cli)
-        do {
-            if watch {
-                for await event in remote.events {
-                    if case .disconnected(let reason) = event, let reason { throw reason }
-                    if let (json, text) = describe(event) { context.emit(json, text: text) }
-                }
-            } else {
-                for event in await remote.status() {
-                    if let (json, text) = describe(event) { context.emit(json, text: text) }
-                }
-            }
-            await remote.close()
-        } catch {
-            await remote.close()
-            throw error
         }
         return 0
     }
 
-    /// `--watch` through the daemon: its state first, then changes. The daemon
-    /// reconnects when the TV drops, so the watch goes on and says so.
-    static func watchThroughDaemon(_ tv: String, _ client: ServiceClient, _ context: CLIContext) async throws {
-        try await client.request("subscribe", [("tv", .string(tv))])
+    /// `--watch`: the TV's state first, then changes. A warm session (the daemon)
+    /// reconnects when the TV drops, so the watch goes on and says so; a direct one
+    /// ends with the TV's error.
+    static func watch(_ tv: String, _ control: any TVControl, _ context: CLIContext) async throws {
+        let session = try await control.open(tv, source: .cli)
+        defer { Task { await session.close() } }
         var connected = false
         var everConnected = false
-        for await line in client.events {
-            switch line["event"]?.stringValue {
-            case "connection":
-                let state = line["state"]?.stringValue ?? ""
-                let error = line["error"].map { ServiceProtocol.error(from: $0) }
-                switch state {
-                case "connected":
-                    if everConnected, !connected { context.emit(.object([("connection", "connected")]), text: "connected again") }
-                    connected = true
-                    everConnected = true
-                case "reconnecting":
-                    // Said once per outage (the first line may already be an outage).
-                    guard connected || !everConnected else { continue }
-                    connected = false
-                    everConnected = true
-                    if let (json, text) = describe(.disconnected(reason: error)) { context.emit(json, text: text + " (photon serve is reconnecting)") }
-                case "failed": throw error ?? PhotonError(.connectionClosed, "the TV refused the connection")
-                case "closed": throw PhotonError(.connectionClosed, "photon serve stopped serving this TV", hint: "was it forgotten?")
-                default: continue
-                }
-            case "shutdown":
-                throw PhotonError(.connectionClosed, "photon serve is stopping", hint: "start it again, or pass --direct")
-            default:
-                if let event = ServiceProtocol.event(from: line), let (json, text) = describe(event) { context.emit(json, text: text) }
+        for await update in session.updates {
+            switch update {
+            case .connection(.connected, _):
+                if everConnected, !connected { context.emit(.object([("connection", "connected")]), text: "connected again") }
+                connected = true
+                everConnected = true
+            case .connection(.reconnecting, let error):
+                // Said once per outage (the first line may already be an outage).
+                guard connected || !everConnected else { continue }
+                connected = false
+                everConnected = true
+                if let (json, text) = describe(.disconnected(reason: error)) { context.emit(json, text: text + " (photon serve is reconnecting)") }
+            case .connection(.failed, let error): throw error ?? PhotonError(.connectionClosed, "the TV refused the connection")
+            case .connection(.closed, let error):
+                throw error ?? PhotonError(.connectionClosed, "photon serve stopped serving this TV", hint: "was it forgotten?")
+            case .connection: continue
+            case .event(.disconnected(let reason)):
+                throw reason ?? PhotonError(.connectionClosed, "the TV closed the connection")
+            case .event(let event):
+                if let (json, text) = describe(event) { context.emit(json, text: text) }
             }
         }
-        throw PhotonError(.connectionClosed, "the connection to photon serve ended", hint: "is it still running?")
+        throw PhotonError(.connectionClosed, "the connection to the TV ended", hint: "run the command again")
     }
 }

@@ -1,10 +1,19 @@
 import Foundation
 
-/// Where time comes from for the router, so every rule can be tested without sleeping.
+/// Where time comes from for the router, the session service (reconnect back-off, hold
+/// release, keep-alive): the wall clock and a way to wait on it, so every rule can be
+/// tested with a clock the test moves instead of sleeping.
 public protocol RouterClock: Sendable {
     var now: Date { get }
+    /// Waits `duration` of this clock's time (throws `CancellationError` when cancelled).
+    func sleep(for duration: Duration) async throws
 }
 
+extension RouterClock {
+    public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+}
+
+/// The real clock: `Date()` and `Task.sleep`.
 public struct SystemClock: RouterClock {
     public init() {}
     public var now: Date { Date() }
@@ -43,6 +52,16 @@ public struct CommandEnvelope: Sendable {
     }
 }
 
+/// What delivering an admitted command did.
+public enum CommandOutcome: Sendable, Equatable {
+    /// Written to the TV.
+    case sent
+    /// A wake for a TV that already answered: nothing was sent.
+    case alreadyAwake
+    /// The TV did not answer, was woken and came up.
+    case woke
+}
+
 /// The router's limits.
 public struct RouterPolicy: Sendable {
     /// How far in the future an issue time may be (clock differences between processes).
@@ -73,7 +92,6 @@ public enum RouterRejection: Error, Sendable, Equatable {
     case gestureNotArmed
     case gestureArmingExpired
     case gestureForbidden
-    case unsupported(Capability)
     case staleGeneration
     case gestureHoldTooLong(limit: TimeInterval)
 
@@ -92,7 +110,6 @@ public enum RouterRejection: Error, Sendable, Equatable {
         case .gestureArmingExpired: return PhotonError(.usage, "the gesture source's arming expired", hint: "arm it again")
         case .gestureForbidden:
             return PhotonError(.unsupported, "gesture sources may only send navigation, media and volume keys", hint: "power, settings, input, text, launch and raw keys need an explicit source")
-        case .unsupported(let capability): return PhotonError.unsupported("the TV does not support \(capability.rawValue); nothing was sent")
         case .staleGeneration: return PhotonError(.cancelled, "the session was retargeted; the command for the old TV was dropped")
         case .gestureHoldTooLong(let limit):
             return PhotonError(.usage, "gesture sources may hold a key for at most \(limit) s", hint: "use an explicit source for longer holds")
@@ -105,8 +122,7 @@ public enum RouterRejection: Error, Sendable, Equatable {
 /// restrictions, no automatic retry, pending work cancelled when the target changes).
 public actor CommandRouter {
     /// Sends an admitted envelope to its target (its `expiresAt` bounds the wait).
-    public typealias Deliver = @Sendable (_ envelope: CommandEnvelope) async throws -> Void
-    public typealias CapabilityLookup = @Sendable (_ target: String) async -> Capabilities?
+    public typealias Deliver = @Sendable (_ envelope: CommandEnvelope) async throws -> CommandOutcome
 
     struct Session {
         var source: CommandSource
@@ -114,13 +130,12 @@ public actor CommandRouter {
         var generation: UInt64 = 0
         var lastSequence: UInt64?
         var armedUntil: Date?
-        var inFlight: [UUID: Task<Void, any Error>] = [:]
+        var inFlight: [UUID: Task<CommandOutcome, any Error>] = [:]
     }
 
     private let clock: any RouterClock
     private let policy: RouterPolicy
     private let deliver: Deliver
-    private let capabilities: CapabilityLookup
     private var sessions: [UUID: Session] = [:]
     /// Recently closed sessions, remembered (boundedly) to tell "closed" from "unknown".
     private var closedIDs: [UUID] = []
@@ -137,12 +152,11 @@ public actor CommandRouter {
     }
     private var heldKeys: [HeldKey: (target: String, release: Task<Void, Never>)] = [:]
 
-    public init(clock: any RouterClock = SystemClock(), policy: RouterPolicy = RouterPolicy(), capabilities: @escaping CapabilityLookup,
-        deliver: @escaping Deliver)
-    {
+    /// Capabilities are not the router's business: the session service checks them
+    /// once, with the TV's own session at hand (`RemoteCommand.perform(on:)`).
+    public init(clock: any RouterClock = SystemClock(), policy: RouterPolicy = RouterPolicy(), deliver: @escaping Deliver) {
         self.clock = clock
         self.policy = policy
-        self.capabilities = capabilities
         self.deliver = deliver
     }
 
@@ -192,26 +206,26 @@ public actor CommandRouter {
 
     /// Checks the envelope against every rule, then delivers it once. A failed delivery
     /// is reported to the caller and never retried.
-    public func submit(_ envelope: CommandEnvelope) async throws {
+    @discardableResult
+    public func submit(_ envelope: CommandEnvelope) async throws -> CommandOutcome {
         let generation = try admit(envelope)
-        if let caps = await capabilities(envelope.target), !caps.contains(envelope.command.requiredCapability) {
-            throw RouterRejection.unsupported(envelope.command.requiredCapability)
-        }
         guard sessions[envelope.sessionID]?.generation == generation else { throw RouterRejection.staleGeneration }
         let deliver = self.deliver
         // The envelope's expiry travels with the delivery, so the adapter can refuse to
         // write a command that waited (behind pacing, a slow write) past its lifetime.
         let task = Task { try await CommandDeadline.$expiresAt.withValue(envelope.expiresAt) { try await deliver(envelope) } }
+        let outcome: CommandOutcome
         sessions[envelope.sessionID]?.inFlight[envelope.id] = task
         defer { sessions[envelope.sessionID]?.inFlight[envelope.id] = nil }
         do {
-            try await task.value
+            outcome = try await task.value
         } catch is CancellationError {
             throw RouterRejection.staleGeneration
         }
         if envelope.source == .gesture || sessions[envelope.sessionID]?.source == .gesture {
             trackGestureHold(envelope)
         }
+        return outcome
     }
 
     /// A gesture's `hold-start` is released by the router if its `hold-end` does not
@@ -222,8 +236,9 @@ public actor CommandRouter {
         heldKeys.removeValue(forKey: key)?.release.cancel()
         guard action == .holdStart else { return }
         let limit = policy.gestureHoldLimit
+        let clock = self.clock
         let release = Task { [weak self] in
-            do { try await Task.sleep(for: .clampedSeconds(limit, maximum: 3600)) } catch { return }
+            do { try await clock.sleep(for: .clampedSeconds(limit, maximum: 3600)) } catch { return }
             await self?.releaseHeldKey(key)
         }
         heldKeys[key] = (e.target, release)
@@ -252,7 +267,7 @@ public actor CommandRouter {
             sessionID: key.session, target: target, sequence: 0, issuedAt: now, expiresAt: now.addingTimeInterval(policy.maximumLifetime),
             source: .gesture, command: .key(key.input, .holdEnd))
         let deliver = self.deliver
-        try? await CommandDeadline.exempt { try await deliver(envelope) }
+        _ = try? await CommandDeadline.exempt { try await deliver(envelope) }
     }
 
     /// Whether a gesture source is holding `input` in `session` (for tests).

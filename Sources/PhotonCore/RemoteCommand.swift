@@ -13,6 +13,10 @@ public enum RemoteCommand: Sendable, Hashable {
     case voice(pcm: [UInt8], sampleRate: Int)
     /// The TV's own search for `keyword` (where the brand has one).
     case search(String)
+    /// Wakes a TV that does not answer (Wake-on-LAN to its stored MACs) and waits for
+    /// it. Performed by the session service, never by an adapter's session, but admitted
+    /// by the router like every other command: an expired or repeated wake sends nothing.
+    case wake(WakeRequest)
 
     /// The capability a TV must declare for this command.
     public var requiredCapability: Capability {
@@ -25,6 +29,7 @@ public enum RemoteCommand: Sendable, Hashable {
         case .setVolume: return .volumeSet
         case .voice: return .voice
         case .search: return .search
+        case .wake: return .wakeOnLAN
         }
     }
 }
@@ -98,4 +103,19 @@ public enum TVEvent: Sendable, Equatable {
     case playback(PlaybackState)
     case deviceInfo(model: String?, vendor: String?, version: String?)
     case disconnected(reason: PhotonError?)
+}
+
+/// How to wake a TV that does not answer: where the packet goes and how long to wait.
+public struct WakeRequest: Sendable, Hashable {
+    /// Where the packet goes (default: every broadcast address).
+    public var destinations: [String]
+    /// UDP ports (default 9 and 7).
+    public var ports: [UInt16]
+    /// How long to wait for the TV to answer after waking it.
+    public var patience: Duration
+    public init(destinations: [String] = [], ports: [UInt16] = [], patience: Duration = .seconds(45)) {
+        self.destinations = destinations
+        self.ports = ports
+        self.patience = patience
+    }
 }

@@ -1,13 +1,68 @@
-/// A live connection to one TV. Commands are sent in order; events arrive as one
-/// `AsyncStream`, which ends after `.disconnected`.
+/// A live connection to one TV: what it can do, its events, and how it ends. What it is
+/// sent is declared separately, one protocol per kind of command (`KeySending`,
+/// `TextTyping`, …): a session conforms to the ones its brand can do and to nothing
+/// else, and `RemoteCommand.perform(on:)` is the one place that checks a command's
+/// capability and picks the method. A new command therefore touches the core and the
+/// adapters that can do it, never the others.
 public protocol RemoteSession: AnyObject, Sendable {
     /// The capabilities this TV declared when the session opened.
     var capabilities: Capabilities { get }
-    /// Sends one command. Throws `unsupported` before sending anything when the TV or the
-    /// adapter cannot perform it. A failed send is reported, never retried.
-    func send(_ command: RemoteCommand) async throws
+    /// Power, volume, app and connection events; the stream ends after `.disconnected`.
     var events: AsyncStream<TVEvent> { get }
     func close() async
+}
+
+extension RemoteSession {
+    /// Sends one command: checks the capability once, then calls the session's method
+    /// for it. A failed send is reported, never retried.
+    public func send(_ command: RemoteCommand) async throws { try await command.perform(on: self) }
+
+    /// Why this TV lacks `capability` right now, in the brand's words (a feature the TV
+    /// did not enable, and what to do about it), or nil for the generic message.
+    public func unavailability(of capability: Capability) -> PhotonError? {
+        (self as? any ExplainsCapabilities)?.whyUnavailable(capability)
+    }
+}
+
+/// A session that can say why one of its capabilities is missing on this TV (an
+/// Android TV whose feature mask lacks KEY), so the one capability check gives the
+/// brand's hint instead of a generic refusal.
+public protocol ExplainsCapabilities: RemoteSession {
+    func whyUnavailable(_ capability: Capability) -> PhotonError?
+}
+
+/// Key presses, and holds where the brand has them (capability `keys`; `long-press`
+/// for holds). Volume steps are keys, and a long press is a hold-start, a wait and a
+/// hold-end, both made by the core from this one method.
+public protocol KeySending: RemoteSession {
+    /// One key action. A brand that takes presses only refuses `holdStart`/`holdEnd`
+    /// with `unsupported`; a `holdEnd` runs even after the command's expiry.
+    func sendKey(_ input: KeyInput, _ action: KeyAction) async throws
+}
+
+/// Text typed into the focused field (capability `text`).
+public protocol TextTyping: RemoteSession {
+    func type(_ text: String) async throws
+}
+
+/// An app or deep link opened (capability `app-launch`).
+public protocol AppLaunching: RemoteSession {
+    func launch(_ app: String) async throws
+}
+
+/// The volume set to an absolute level, 0–100 (capability `volume-set`).
+public protocol VolumeSetting: RemoteSession {
+    func setVolume(_ level: Int) async throws
+}
+
+/// A voice query: 16-bit little-endian mono PCM (capability `voice`).
+public protocol VoiceQuerying: RemoteSession {
+    func sendVoice(pcm: [UInt8], sampleRate: Int) async throws
+}
+
+/// The TV's own search (capability `search`).
+public protocol Searching: RemoteSession {
+    func search(_ keyword: String) async throws
 }
 
 /// An app installed on a TV, as `photon apps` lists it: the id `photon launch` takes, and

@@ -9,17 +9,19 @@ import PhotonNet
 /// end with it.
 final class APIConnection: Sendable {
     private let stream: SocketStream
-    private let hub: ServiceHub
+    private let photon: Photon
+    private let onReload: @Sendable () async -> Void
     private let limits: ServiceLimits
     private let log: ServiceLog
     private let outbox: Outbox
     private let clientID = UUID()
     /// The router sessions this client opened, and the TVs it subscribed to.
-    private let owned = Locked<(sessions: Set<UUID>, subscriptions: [String: TVConnection])>(([], [:]))
+    private let owned = Locked<(sessions: Set<UUID>, subscriptions: [String: PooledTV])>(([], [:]))
 
-    init(stream: SocketStream, hub: ServiceHub, limits: ServiceLimits, log: ServiceLog) {
+    init(stream: SocketStream, photon: Photon, limits: ServiceLimits, log: ServiceLog, onReload: @escaping @Sendable () async -> Void) {
         self.stream = stream
-        self.hub = hub
+        self.photon = photon
+        self.onReload = onReload
         self.limits = limits
         self.log = log
         self.outbox = Outbox(maximumLines: limits.queuedLines, maximumBytes: limits.queuedBytes)
@@ -129,38 +131,39 @@ final class APIConnection: Sendable {
     private func perform(_ op: String, _ request: JSONValue) async throws -> [(String, JSONValue)] {
         switch op {
         case "ping": return []
-        case "list": return [("tvs", .array(try await hub.list()))]
+        case "list": return [("tvs", .array(try await list()))]
         case "status": return try await status(request)
         case "apps": return try await apps(request)
         case "open": return try await open(request)
         case "send": return try await send(request)
         case "close":
             let session = try ownedSession(request)
-            await hub.router.closeSession(session)
+            await photon.router.closeSession(session)
             owned.withLock { _ = $0.sessions.remove(session) }
             return []
         case "retarget":
             let session = try ownedSession(request)
-            let connection = try await hub.connection(for: try string(request, "tv"))
-            try await hub.router.retarget(session, to: connection.deviceID)
-            return [("tv", .string(connection.deviceID)), ("generation", .int(Int(await hub.router.generation(of: session) ?? 0)))]
+            let tv = try await photon.pool.tv(named: try string(request, "tv"))
+            try await photon.router.retarget(session, to: tv.deviceID)
+            return [("tv", .string(tv.deviceID)), ("generation", .int(Int(await photon.router.generation(of: session) ?? 0)))]
         case "arm":
             let session = try ownedSession(request)
             guard let seconds = request["seconds"]?.doubleValue, seconds > 0, seconds <= 300 else {
                 throw ServiceProtocol.usage("\"seconds\" takes a number from 0 to 300")
             }
-            try await hub.router.armGesture(session, for: seconds)
+            try await photon.router.armGesture(session, for: seconds)
             return []
         case "subscribe": return try await subscribe(request)
         case "unsubscribe":
-            let connection = try await hub.connection(for: try string(request, "tv"))
-            if owned.withLock({ $0.subscriptions.removeValue(forKey: connection.deviceID) }) != nil {
-                await connection.unsubscribe(clientID)
+            let tv = try await photon.pool.tv(named: try string(request, "tv"))
+            if owned.withLock({ $0.subscriptions.removeValue(forKey: tv.deviceID) }) != nil {
+                await tv.unsubscribe(clientID)
             }
             return []
         case "wake": return try await wake(request)
         case "reload":
-            let (closed, kept) = try await hub.reload()
+            let (closed, kept) = try await photon.pool.reload()
+            await onReload()
             return [("closed", .int(closed)), ("served", .int(kept))]
         default:
             throw PhotonError(
@@ -171,18 +174,16 @@ final class APIConnection: Sendable {
 
     /// `wake`: a TV that does not answer is woken as its brand allows, then waited for
     /// (`wait` seconds, default 45, at most 120), so the commands that follow find it up.
-    /// A TV that answers is left alone (`"woke": false`).
+    /// A TV that answers is left alone (`"woke": false`). The wake is a command like any
+    /// other: an envelope through the router (its `commandId` de-duplicated, its expiry
+    /// checked) before a packet leaves.
     private func wake(_ request: JSONValue) async throws -> [(String, JSONValue)] {
-        let connection = try await hub.connection(for: try string(request, "tv"))
-        if (try? await connection.ensureSession(deadline: ContinuousClock.now + .seconds(2))) != nil { return [("woke", false)] }
-        let device = await connection.device
-        let adapter = try hub.factory.registry.adapter(id: device.brand)
         let destinations = (request["broadcast"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16)
         let ports = (request["ports"]?.arrayValue ?? []).compactMap { $0.intValue.flatMap(UInt16.init(exactly:)) }.filter { $0 > 0 }.prefix(4)
-        let sent = try TVWaker.wake(device, adapter: adapter, destinations: Array(destinations), ports: Array(ports))
         let patience = Duration.clampedSeconds(request["wait"]?.doubleValue ?? 45, maximum: 120)
-        _ = try await TVWaker.waitUntilUp(device, patience: patience) { deadline in try await connection.ensureSession(deadline: deadline) }
-        return [("woke", true), ("sent", .array(sent.map { .string($0) }))]
+        let wake = RemoteCommand.wake(WakeRequest(destinations: Array(destinations), ports: Array(ports), patience: patience))
+        let outcome = try await submitOneShot(wake, request)
+        return [("woke", .bool(outcome == .woke))]
     }
 
     private func string(_ request: JSONValue, _ field: String) throws -> String {
@@ -206,16 +207,53 @@ final class APIConnection: Sendable {
         guard owned.withLock({ $0.sessions.count }) < limits.sessionsPerClient else {
             throw PhotonError(.usage, "this client has \(limits.sessionsPerClient) sessions open", hint: "close some first")
         }
-        let connection = try await hub.connection(for: try string(request, "tv"))
-        let session = await hub.router.openSession(source: source, target: connection.deviceID)
+        let tv = try await photon.pool.tv(named: try string(request, "tv"))
+        let session = await photon.router.openSession(source: source, target: tv.deviceID)
         owned.withLock { _ = $0.sessions.insert(session) }
-        await connection.warm()
-        return [("session", .string(session.uuidString)), ("tv", .string(connection.deviceID))]
+        await tv.warm()
+        return [("session", .string(session.uuidString)), ("tv", .string(tv.deviceID))]
     }
 
     private func send(_ request: JSONValue) async throws -> [(String, JSONValue)] {
         guard let commandJSON = request["command"] else { throw ServiceProtocol.usage("\"command\" is required") }
         let command = try ServiceProtocol.command(from: commandJSON)
+        // Without a session, a one-shot: a session for this command alone (scripts, socat).
+        guard request["session"] != nil else {
+            _ = try await submitOneShot(command, request)
+            return Self.sent(command)
+        }
+        let (id, issuedAt, expiresAt) = try Self.envelopeTimes(request)
+        let session = try ownedSession(request)
+        guard let sequence = request["seq"]?.intValue, sequence >= 0 else {
+            throw ServiceProtocol.usage("\"seq\" is required: a number greater than the session's last one")
+        }
+        // The session's TV, unless the client names one (which the router then checks).
+        var target = await photon.router.target(of: session) ?? ""
+        if let named = request["tv"]?.stringValue { target = try await photon.pool.tv(named: named).deviceID }
+        try await photon.router.submit(
+            CommandEnvelope(
+                id: id, sessionID: session, target: target, sequence: UInt64(sequence), issuedAt: issuedAt,
+                expiresAt: expiresAt, source: CommandSource(rawValue: request["source"]?.stringValue ?? "") ?? .apiClient,
+                command: command))
+        return Self.sent(command)
+    }
+
+    /// A command in a router session of its own, for the request's `tv`.
+    private func submitOneShot(_ command: RemoteCommand, _ request: JSONValue) async throws -> CommandOutcome {
+        let (id, issuedAt, expiresAt) = try Self.envelopeTimes(request)
+        let source = try Self.source(request)
+        let tv = try await photon.pool.tv(named: try string(request, "tv"))
+        let session = await photon.router.openSession(source: source, target: tv.deviceID)
+        defer { Task { [photon] in await photon.router.closeSession(session) } }
+        return try await photon.router.submit(
+            CommandEnvelope(
+                id: id, sessionID: session, target: tv.deviceID, sequence: 1, issuedAt: issuedAt, expiresAt: expiresAt, source: source,
+                command: command))
+    }
+
+    /// The envelope's id and times from a request: `commandId`, `issuedAt` and
+    /// `expiresAt` (Unix seconds; default now and 5 s later).
+    static func envelopeTimes(_ request: JSONValue) throws -> (UUID, Date, Date) {
         var commandID = UUID()
         if let text = request["commandId"] {
             guard let parsed = text.stringValue.flatMap(UUID.init(uuidString:)) else {
@@ -223,35 +261,9 @@ final class APIConnection: Sendable {
             }
             commandID = parsed
         }
-        let now = Date()
-        let issuedAt = request["issuedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? now
+        let issuedAt = request["issuedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? Date()
         let expiresAt = request["expiresAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? issuedAt.addingTimeInterval(5)
-
-        // Without a session, a one-shot: a session for this command alone (scripts, socat).
-        guard request["session"] != nil else {
-            let source = try Self.source(request)
-            let connection = try await hub.connection(for: try string(request, "tv"))
-            let session = await hub.router.openSession(source: source, target: connection.deviceID)
-            defer { Task { await hub.router.closeSession(session) } }
-            try await hub.router.submit(
-                CommandEnvelope(
-                    id: commandID, sessionID: session, target: connection.deviceID, sequence: 1, issuedAt: issuedAt,
-                    expiresAt: expiresAt, source: source, command: command))
-            return Self.sent(command)
-        }
-        let session = try ownedSession(request)
-        guard let sequence = request["seq"]?.intValue, sequence >= 0 else {
-            throw ServiceProtocol.usage("\"seq\" is required: a number greater than the session's last one")
-        }
-        // The session's TV, unless the client names one (which the router then checks).
-        var target = await hub.router.target(of: session) ?? ""
-        if let named = request["tv"]?.stringValue { target = try await hub.connection(for: named).deviceID }
-        try await hub.router.submit(
-            CommandEnvelope(
-                id: commandID, sessionID: session, target: target, sequence: UInt64(sequence), issuedAt: issuedAt,
-                expiresAt: expiresAt, source: CommandSource(rawValue: request["source"]?.stringValue ?? "") ?? .apiClient,
-                command: command))
-        return Self.sent(command)
+        return (commandID, issuedAt, expiresAt)
     }
 
     /// The key as the daemon understood it (`VOLUME_UP` → `volume-up`), for `--json`.
@@ -271,48 +283,45 @@ final class APIConnection: Sendable {
     }
 
     private func status(_ request: JSONValue) async throws -> [(String, JSONValue)] {
-        let connection = try await hub.connection(for: try string(request, "tv"))
-        let wait = request["wait"]?.doubleValue ?? 1.5
-        let session = try await connection.ensureSession(deadline: ContinuousClock.now + hub.factory.timeout)
+        let tv = try await photon.pool.tv(named: try string(request, "tv"))
         // A TV reports its state right after connecting: give it a moment to arrive.
-        let wanted = Set(
-            [(Capability.powerState, "power"), (.volumeState, "volume"), (.currentApp, "app")]
-                .filter { session.capabilities.contains($0.0) }.map(\.1))
-        let end = ContinuousClock.now + .clampedSeconds(wait, maximum: 5)
-        while ContinuousClock.now < end {
-            let have = Set(await connection.knownEvents.map(ServiceProtocol.name(of:)))
-            if wanted.isSubset(of: have) { break }
-            try await Task.sleep(for: .milliseconds(20))
+        _ = try await tv.status(settle: .clampedSeconds(request["wait"]?.doubleValue ?? 1.5, maximum: 5))
+        return [("tv", ServiceProtocol.json(await tv.snapshot()))]
+    }
+
+    /// Every paired TV with the daemon's view of it.
+    private func list() async throws -> [JSONValue] {
+        let inUse = photon.pool.inUse
+        var out: [JSONValue] = []
+        for device in try await photon.pairedTVs().sorted(by: { $0.nickname < $1.nickname }) {
+            let snapshot = await inUse[device.id]?.snapshot() ?? TVSnapshot(idle: device)
+            out.append(ServiceProtocol.json(snapshot))
         }
-        return [("tv", .object(await connection.snapshot()))]
+        return out
     }
 
     /// The TV's installed apps over the warm session, where its brand can list them.
     private func apps(_ request: JSONValue) async throws -> [(String, JSONValue)] {
-        let connection = try await hub.connection(for: try string(request, "tv"))
-        let session = try await connection.ensureSession(deadline: ContinuousClock.now + hub.factory.timeout)
-        guard session.capabilities.contains(.appList), let listing = session as? any AppListing else {
-            throw PhotonError.unsupported("this TV cannot list its apps", hint: "its brand's protocol has no app list")
-        }
-        let apps = try await listing.installedApps()
+        let apps = try await photon.pool.tv(named: try string(request, "tv")).installedApps()
         return [("apps", .array(apps.prefix(2000).map { .object([("id", .string($0.id)), ("name", .string($0.name))]) }))]
     }
 
     private func subscribe(_ request: JSONValue) async throws -> [(String, JSONValue)] {
-        let connection = try await hub.connection(for: try string(request, "tv"))
+        let tv = try await photon.pool.tv(named: try string(request, "tv"))
         let added = owned.withLock { o -> Bool in
-            guard o.subscriptions[connection.deviceID] == nil, o.subscriptions.count < limits.subscriptionsPerClient else { return false }
-            o.subscriptions[connection.deviceID] = connection
+            guard o.subscriptions[tv.deviceID] == nil, o.subscriptions.count < limits.subscriptionsPerClient else { return false }
+            o.subscriptions[tv.deviceID] = tv
             return true
         }
         guard added else {
             throw PhotonError(.usage, "already subscribed, or more than \(limits.subscriptionsPerClient) subscriptions")
         }
         let outbox = self.outbox
+        let id = tv.deviceID
         // The answer goes first, then the current state, then changes as they come.
-        outbox.push(JSONValue.object((request["id"].map { [("id", $0)] } ?? []) + [("ok", true), ("tv", .string(connection.deviceID))]).encoded)
-        await connection.subscribe(clientID) { line in outbox.push(line.encoded) }
-        await connection.warm()
+        outbox.push(JSONValue.object((request["id"].map { [("id", $0)] } ?? []) + [("ok", true), ("tv", .string(id))]).encoded)
+        await tv.subscribe(clientID) { update in outbox.push(ServiceProtocol.line(update, tv: id).encoded) }
+        await tv.warm()
         throw AlreadyAnswered()
     }
 
@@ -321,8 +330,8 @@ final class APIConnection: Sendable {
             defer { o = ([], [:]) }
             return (o.sessions, o.subscriptions)
         }
-        for session in sessions { await hub.router.closeSession(session) }
-        for connection in subscriptions.values { await connection.unsubscribe(clientID) }
+        for session in sessions { await photon.router.closeSession(session) }
+        for tv in subscriptions.values { await tv.unsubscribe(clientID) }
     }
 }
 

@@ -14,6 +14,10 @@ public struct MQTTSettings: Sendable {
     public var prefix: String
     /// Where Wake-on-LAN packets for "power on" go (empty: every broadcast address).
     public var wakeDestinations: [String]
+    /// Their UDP ports (empty: 9 and 7).
+    public var wakePorts: [UInt16] = []
+    /// How long a "power on" waits for a woken TV to answer.
+    public var wakePatience: Duration = .seconds(30)
 
     public init(host: String, port: UInt16, tls: MQTTClient.Options.TLS? = nil, site: String, prefix: String = "homeassistant", wakeDestinations: [String] = []) {
         self.host = host
@@ -32,7 +36,7 @@ public struct MQTTSettings: Sendable {
 /// Losing the broker and losing a TV are independent; nothing is queued for later: a state
 /// published while the broker is away is republished on reconnect, a command is not.
 public actor MQTTBridge {
-    let hub: ServiceHub
+    let photon: Photon
     let client: MQTTClient
     let topics: MQTTTopics
     let settings: MQTTSettings
@@ -47,11 +51,11 @@ public actor MQTTBridge {
     private var retainedState: [String: String] = [:]
     private var apps: [String: [TVApp]] = [:]
     private var lastError: String?
-    private let lines: AsyncStream<(String, JSONValue)>
-    private let lineSink: AsyncStream<(String, JSONValue)>.Continuation
+    private let updates: AsyncStream<(String, TVUpdate)>
+    private let updateSink: AsyncStream<(String, TVUpdate)>.Continuation
 
-    init(hub: ServiceHub, settings: MQTTSettings, log: ServiceLog, version: String) throws {
-        self.hub = hub
+    init(photon: Photon, settings: MQTTSettings, log: ServiceLog, version: String) throws {
+        self.photon = photon
         self.settings = settings
         self.log = log
         self.version = version
@@ -62,7 +66,7 @@ public actor MQTTBridge {
         options.tls = settings.tls
         options.will = (topics.bridgeAvailability, "offline", true)
         client = try MQTTClient(options)
-        (lines, lineSink) = AsyncStream.makeStream(of: (String, JSONValue).self, bufferingPolicy: .unbounded)
+        (updates, updateSink) = AsyncStream.makeStream(of: (String, TVUpdate).self, bufferingPolicy: .unbounded)
     }
 
     /// Connects (retrying in the background) and serves until the client stops.
@@ -75,8 +79,8 @@ public actor MQTTBridge {
         }
         log.notice("MQTT: connecting to \(settings.host):\(settings.port) as site \(topics.site)")
         await syncTVs()
-        let lines = self.lines
-        let stateTask = Task { for await (id, line) in lines { await self.tvLine(id, line) } }
+        let updates = self.updates
+        let stateTask = Task { for await (id, update) in updates { await self.tvUpdate(id, update) } }
         for await event in client.events {
             switch event {
             case .connected:
@@ -109,7 +113,7 @@ public actor MQTTBridge {
         client.publish(topics.bridgeAvailability, "offline", retain: true)
         try? await Task.sleep(for: .milliseconds(100))
         client.stop()
-        lineSink.finish()
+        updateSink.finish()
     }
 
     // MARK: TVs and their state
@@ -117,15 +121,15 @@ public actor MQTTBridge {
     /// Follows the store: new TVs are published and watched; forgotten ones removed (an
     /// empty retained config and empty retained states).
     func syncTVs() async {
-        guard let devices = try? await hub.factory.devices().devices else { return }
+        guard let devices = try? await photon.pairedTVs() else { return }
         let current = Set(devices.map(\.id))
         for (id, subscription) in published where !current.contains(id) {
-            if let connection = try? await hub.connection(for: id) { await connection.unsubscribe(subscription) }
+            await photon.pool.existing(id)?.unsubscribe(subscription)
             published[id] = nil
             byTopicID[MQTTTopics.objectID(id)] = nil
             apps[id] = nil
             firstDiscoveryPending.remove(id)
-            if let session = routerSessions.removeValue(forKey: id) { await hub.router.closeSession(session.id) }
+            if let session = routerSessions.removeValue(forKey: id) { await photon.router.closeSession(session.id) }
             client.publish(topics.discovery(id), [], retain: true)
             for name in MQTTTopics.stateNames {
                 let topic = topics.state(id, name)
@@ -135,18 +139,18 @@ public actor MQTTBridge {
             log.notice("MQTT: removed \(id) from Home Assistant")
         }
         for device in devices where published[device.id] == nil {
-            guard let connection = try? await hub.connection(for: device.id) else { continue }
+            guard let tv = try? await photon.pool.tv(named: device.id) else { continue }
             let subscription = UUID()
             published[device.id] = subscription
             byTopicID[MQTTTopics.objectID(device.id)] = device.id
-            let sink = lineSink
+            let sink = updateSink
             let id = device.id
             // The first config waits for the app list (or a bound), so Home Assistant
             // never gets one without the Source select and then one with it: it would
             // remove the entity and add it again on every daemon start.
             firstDiscoveryPending.insert(id)
-            await connection.subscribe(subscription) { line in sink.yield((id, line)) }
-            await connection.warm()
+            await tv.subscribe(subscription) { update in sink.yield((id, update)) }
+            await tv.warm()
             Task { [weak self] in
                 try? await Task.sleep(for: MQTTBridge.firstDiscoveryWait)
                 await self?.settleFirstDiscovery(id)
@@ -164,13 +168,13 @@ public actor MQTTBridge {
     /// when the wait ends.
     private func settleFirstDiscovery(_ id: String) async {
         guard firstDiscoveryPending.remove(id) != nil, published[id] != nil,
-            let device = try? await hub.factory.device(named: id)
+            let device = try? await photon.device(id)
         else { return }
         publishDiscovery(device)
     }
 
     private func publishAll() async {
-        guard let devices = try? await hub.factory.devices().devices else { return }
+        guard let devices = try? await photon.pairedTVs() else { return }
         for device in devices where published[device.id] != nil && !firstDiscoveryPending.contains(device.id) {
             publishDiscovery(device)
         }
@@ -178,7 +182,7 @@ public actor MQTTBridge {
     }
 
     private func publishDiscovery(_ device: DeviceRecord) {
-        let brand = try? hub.factory.registry.adapter(id: device.brand)
+        let brand = try? photon.registry.adapter(id: device.brand)
         let payload = MQTTDiscovery.payload(device: device, brand: brand, apps: apps[device.id] ?? [], topics: topics, version: version)
         client.publish(topics.discovery(device.id), payload.encoded, retain: true)
     }
@@ -190,38 +194,33 @@ public actor MQTTBridge {
         client.publish(topic, value, retain: true)
     }
 
-    private func tvLine(_ id: String, _ line: JSONValue) async {
+    private func tvUpdate(_ id: String, _ update: TVUpdate) async {
         guard published[id] != nil else { return }
-        if line["event"]?.stringValue == "connection", let state = line["state"]?.stringValue {
-            setState(id, "connection", state)
-            setState(id, "availability", state == "connected" ? "online" : "offline")
-            if state == "connected", apps[id] == nil { await loadApps(id) }
-            return
-        }
-        guard let event = ServiceProtocol.event(from: line) else { return }
-        switch event {
-        case .power(let on): setState(id, "power", on ? "ON" : "OFF")
-        case .volume(let volume): setState(id, "volume", String(volume.level))
-        case .currentApp(let app):
+        switch update {
+        case .connection(let state, _):
+            setState(id, "connection", state.rawValue)
+            setState(id, "availability", state == .connected ? "online" : "offline")
+            if state == .connected, apps[id] == nil { await loadApps(id) }
+        case .event(.power(let on)): setState(id, "power", on ? "ON" : "OFF")
+        case .event(.volume(let volume)): setState(id, "volume", String(volume.level))
+        case .event(.currentApp(let app)):
             setState(id, "app", app)
             if let name = apps[id]?.first(where: { $0.id == app })?.name { setState(id, "source", name) }
-        default: break
+        case .event: break
         }
     }
 
     /// The app list for the Source select, where the brand has one.
     private func loadApps(_ id: String) async {
-        guard let connection = try? await hub.connection(for: id),
-            let session = try? await connection.ensureSession(deadline: .now + .seconds(3)),
-            session.capabilities.contains(.appList), let listing = session as? any AppListing,
-            let list = try? await withTimeout(.seconds(5), "the app list", operation: { try await listing.installedApps() })
+        guard let tv = photon.pool.existing(id), await tv.capabilities?.contains(.appList) == true,
+            let list = try? await withTimeout(.seconds(5), "the app list", operation: { try await tv.installedApps() })
         else {
             await settleFirstDiscovery(id)
             return
         }
         apps[id] = list
         firstDiscoveryPending.remove(id)
-        if let device = try? await hub.factory.device(named: id) { publishDiscovery(device) }
+        if let device = try? await photon.device(id) { publishDiscovery(device) }
     }
 
     // MARK: commands
@@ -279,34 +278,38 @@ public actor MQTTBridge {
     }
 
     private func execute(_ request: MQTTCommand, on id: String) async throws {
-        let connection = try await hub.connection(for: id)
-        let device = await connection.device
+        let tv = try await photon.pool.tv(named: id)
+        let device = await tv.device
         var commands = request.commands
         if request.wake {
-            let adapter = try hub.factory.registry.adapter(id: device.brand)
+            let adapter = try photon.registry.adapter(id: device.brand)
             if adapter.wakeMethod == .wakeOnLAN, !device.wakeMACs.isEmpty {
-                _ = try TVWaker.wake(device, adapter: adapter, destinations: settings.wakeDestinations)
-                // The TV may already be on: a power-on key then does nothing harmful.
-                commands = commands.filter { $0 != .key(.key(.powerOn), .press) }
-                if commands.isEmpty { return }
+                // The wake is the first command, in the message's envelope: an expired or
+                // repeated message is refused by the router before any packet leaves.
+                let wake = WakeRequest(destinations: settings.wakeDestinations, ports: settings.wakePorts, patience: settings.wakePatience)
+                commands = [.wake(wake)] + commands
             }
         }
-        let target = connection.deviceID
+        let target = tv.deviceID
         var (session, sequence): (UUID, UInt64)
         if let open = routerSessions[target] {
             (session, sequence) = open
         } else {
-            (session, sequence) = (await hub.router.openSession(source: .apiClient, target: target), 0)
+            (session, sequence) = (await photon.router.openSession(source: .apiClient, target: target), 0)
         }
+        var woke = false
         for (index, command) in commands.enumerated() {
+            // A TV that had to be woken is coming up: a power-on key is not needed.
+            if woke, command == .key(.key(.powerOn), .press) { continue }
             // One envelope per command: the first keeps the message's id (what dedup sees).
             let envelopeID = index == 0 ? request.id : UUID()
             sequence += 1
             routerSessions[target] = (session, sequence)
             do {
-                try await hub.router.submit(CommandEnvelope(
+                let outcome = try await photon.router.submit(CommandEnvelope(
                     id: envelopeID, sessionID: session, target: target, sequence: sequence, issuedAt: request.issuedAt,
                     expiresAt: request.expiresAt, source: .apiClient, command: command))
+                if outcome == .woke { woke = true }
             } catch RouterRejection.closedSession, RouterRejection.unknownSession {
                 // The router no longer knows the session: a fresh one next time.
                 routerSessions[target] = nil

@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 
 /// A command that arrived over MQTT, as router envelopes will carry it. On Photon's JSON
 /// topic (`photon/<site>/<tv>/command`) the sender gives the envelope: `commandId` (a

@@ -26,7 +26,9 @@ public struct ServiceLimits: Sendable {
 /// SO_PEERCRED before it is read from.
 public final class ServiceServer: Sendable {
     public let paths: StorePaths
-    let hub: ServiceHub
+    /// The one façade of the daemon: its session service (warm sessions that reconnect)
+    /// and its router, which the socket API and the MQTT bridge share.
+    public let photon: Photon
     let limits: ServiceLimits
     let log: ServiceLog
     private let state = Locked<State>(State())
@@ -38,14 +40,13 @@ public final class ServiceServer: Sendable {
         var lock: ServiceLock?
         var clients: [UUID: APIConnection] = [:]
         var stopped = false
+        var reloadHooks: [@Sendable () async -> Void] = []
     }
 
-    public init(
-        factory: SessionFactory, limits: ServiceLimits = ServiceLimits(), backoff: ReconnectBackoff = ReconnectBackoff(),
-        clock: any RouterClock = SystemClock(), log: ServiceLog
-    ) {
-        self.paths = factory.store.paths
-        self.hub = ServiceHub(factory: factory, clock: clock, backoff: backoff, log: log)
+    /// `photon` must hold warm sessions (`SessionPolicy.keepWarm`).
+    public init(photon: Photon, limits: ServiceLimits = ServiceLimits(), log: ServiceLog) {
+        self.paths = photon.store.paths
+        self.photon = photon
         self.limits = limits
         self.log = log
     }
@@ -55,7 +56,7 @@ public final class ServiceServer: Sendable {
     /// Takes the home's daemon lock and starts listening. Throws when another daemon
     /// serves this home or the runtime directory is not private.
     public func start() throws {
-        let store = hub.factory.store
+        let store = photon.store
         try store.prepareRuntimeDirectory()
         guard let lock = try store.acquireServiceLock() else {
             throw PhotonError(
@@ -73,17 +74,17 @@ public final class ServiceServer: Sendable {
     /// Starts the MQTT bridge (`--mqtt`): every paired TV is connected and published to
     /// Home Assistant, and commands from the broker go through the router.
     public func startMQTT(_ settings: MQTTSettings, version: String) async throws {
-        let bridge = try MQTTBridge(hub: hub, settings: settings, log: log, version: version)
+        let bridge = try MQTTBridge(photon: photon, settings: settings, log: log, version: version)
         let task = Task { await bridge.run() }
         state.withLock {
             $0.bridge = bridge
             $0.bridgeTask = task
         }
-        await hub.onReload { await bridge.syncTVs() }
+        state.withLock { $0.reloadHooks.append { await bridge.syncTVs() } }
     }
 
     /// Connects to every paired TV now (`--preconnect`) instead of on first use.
-    public func preconnect() async throws { try await hub.warmAll() }
+    public func preconnect() async throws { try await photon.pool.warmAll() }
 
     /// Accepts clients until `stop()`.
     public func run() async {
@@ -111,7 +112,7 @@ public final class ServiceServer: Sendable {
             return
         }
         let id = UUID()
-        let connection = APIConnection(stream: stream, hub: hub, limits: limits, log: log)
+        let connection = APIConnection(stream: stream, photon: photon, limits: limits, log: log, onReload: { [weak self] in await self?.runReloadHooks() })
         let admitted = state.withLock { s -> Bool in
             guard !s.stopped, s.clients.count < limits.clients else { return false }
             s.clients[id] = connection
@@ -153,7 +154,7 @@ public final class ServiceServer: Sendable {
         await bridge?.stop()
         await bridgeTask?.value
         for client in clients { client.stop(farewell: .object([("event", "shutdown")])) }
-        await hub.shutdown()
+        await photon.shutdown()
         state.withLock { $0.lock = nil }
         log.notice("stopped")
     }
@@ -162,11 +163,17 @@ public final class ServiceServer: Sendable {
     /// reconnect with their new details.
     public func reload() async {
         do {
-            let (closed, served) = try await hub.reload()
+            let (closed, served) = try await photon.pool.reload()
+            await runReloadHooks()
             log.notice("reloaded the store: \(closed) TV(s) closed, \(served) served")
         } catch {
             log.notice("cannot reload the store: \(PhotonError.wrap(error).message)")
         }
     }
 
+    /// What follows a reload of the store (the MQTT bridge publishing new TVs and
+    /// removing forgotten ones).
+    func runReloadHooks() async {
+        for hook in state.withLock({ $0.reloadHooks }) { await hook() }
+    }
 }

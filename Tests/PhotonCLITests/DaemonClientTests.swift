@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotonCore
+import PhotonKit
 import PhotonService
 import PhotonStore
 import PhotonTestSupport
@@ -120,7 +121,7 @@ extension DaemonTests {
         try await setup.daemon.waitFor("reloaded the store: 1 TV(s) closed")
         try await eventually { setup.emulator.events("client_disconnected").count >= 2 }
         #expect(setup.emulator.events("client_disconnected").count == 2)
-        let client = try await ServiceClient.connect(path: setup.socket, timeout: .seconds(5))
+        let client = try await DaemonClient.connect(path: setup.socket, timeout: .seconds(5))
         #expect(try await client.request("list")["tvs"]?.arrayValue?.isEmpty == true)
         await client.close()
         let gone = try await run(setup.home, ["key", "tv", "home"])

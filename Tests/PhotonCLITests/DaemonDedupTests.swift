@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 import PhotonJSON
 import PhotonService
 import PhotonTestSupport
@@ -15,7 +16,7 @@ extension DaemonTests {
         let now = Date().timeIntervalSince1970
         var answers: [String] = []
         for _ in 0..<2 {
-            let client = try await ServiceClient.connect(path: setup.socket, timeout: .seconds(5))
+            let client = try await DaemonClient.connect(path: setup.socket, timeout: .seconds(5))
             do {
                 _ = try await client.request(
                     "send",

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotonCore
+import PhotonKit
 import PhotonNet
 import PhotonService
 import PhotonStore
@@ -115,7 +116,7 @@ import Testing
             for c in 0..<clients {
                 group.addTask {
                     do {
-                        let client = try await ServiceClient.connect(path: socket, timeout: .seconds(5))
+                        let client = try await DaemonClient.connect(path: socket, timeout: .seconds(5))
                         let open = try await client.request("open", [("tv", "tv")])
                         let session = open["session"]!.stringValue!
                         for n in 0..<commands {
@@ -149,7 +150,7 @@ import Testing
         let first = try await Emulator.start(["androidtv", "--port", "0", "--ping-interval", "0.5", "--state", state.path])
         let setup = try await setUp(emulator: first)
         defer { setup.stop() }
-        let client = try await ServiceClient.connect(path: setup.socket, timeout: .seconds(5))
+        let client = try await DaemonClient.connect(path: setup.socket, timeout: .seconds(5))
         let session = try await client.request("open", [("tv", "tv")])["session"]!.stringValue!
         var sequence = 0
         func send(_ marker: String) async -> PhotonError? {
@@ -205,7 +206,7 @@ import Testing
     @Test func garbageAndOverLimitClientsAreDisconnectedWithoutHurtingOthers() async throws {
         let setup = try await setUp()
         defer { setup.stop() }
-        let good = try await ServiceClient.connect(path: setup.socket, timeout: .seconds(5))
+        let good = try await DaemonClient.connect(path: setup.socket, timeout: .seconds(5))
         let session = try await good.request("open", [("tv", "tv")])["session"]!.stringValue!
         var sequence = 0
         func goodKey() async throws {

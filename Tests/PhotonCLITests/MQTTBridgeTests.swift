@@ -1,4 +1,5 @@
 import Foundation
+import PhotonNet
 import PhotonCore
 import PhotonMQTT
 import PhotonStore
@@ -208,6 +209,53 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         #expect(keys(emulator) == ["HOME", "UP"])
         try await ha.publish("\(tv)/command", "", retain: true)
+    }
+
+    /// "Power on" wakes a TV through the router: an expired message or a repeated one
+    /// (a QoS 1 redelivery) sends no Wake-on-LAN packet, a fresh one does.
+    @Test func anExpiredOrRepeatedPowerOnSendsNoWakeOnLAN() async throws {
+        let broker = try await Broker()
+        let emulator = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
+        let home = try await pairLG(emulator)
+        // The TV is off: nothing answers at its address.
+        emulator.process.terminate()
+        _ = await emulator.process.waitForExit()
+        let receiver = try UDPReceiver(host: "127.0.0.1", port: 0)
+        defer { receiver.close() }
+        let daemon = try await serve(home, broker: broker, site: "lab", extra: ["--wake-port", String(receiver.port), "--wake-wait", "1"])
+        defer { daemon.terminate() }
+        let ha = try await HomeAssistant(port: broker.port, site: "lab")
+        ha.daemon = daemon
+        let tv = "photon/lab/lg-1f2e3d4c5b6a"
+        func packets(within limit: Duration) async -> Int {
+            var count = 0
+            while let (packet, _) = try? await receiver.receive(timeout: limit) {
+                if packet.count == 102 { count += 1 }
+            }
+            return count
+        }
+        func result(_ id: String) async throws -> String {
+            try await ha.wait("the result of \(id)") { ha.payloads("\(tv)/result").contains { $0.contains(id.lowercased()) } }
+            return ha.payloads("\(tv)/result").last { $0.contains(id.lowercased()) } ?? ""
+        }
+        let now = Date().timeIntervalSince1970
+        let stale = UUID().uuidString
+        try await ha.publish("\(tv)/command", #"{"commandId":"\#(stale)","issuedAt":\#(now - 60),"expiresAt":\#(now - 30),"power":"on"}"#)
+        #expect(try await result(stale).contains("expired"))
+        #expect(await packets(within: .milliseconds(500)) == 0, "an expired power-on woke the TV")
+        // A fresh one wakes it (each of its MACs, to the one port); the TV stays off, so
+        // the wait ends after --wake-wait with a timeout.
+        let fresh = UUID().uuidString
+        let command = #"{"commandId":"\#(fresh)","issuedAt":\#(now),"expiresAt":\#(now + 9),"power":"on"}"#
+        try await ha.publish("\(tv)/command", command)
+        #expect(await packets(within: .milliseconds(800)) >= 1, "a fresh power-on sent no Wake-on-LAN")
+        #expect(try await result(fresh).contains("\"ok\":false"))
+        // Its redelivery is a duplicate: no packet.
+        let before = ha.payloads("\(tv)/result").count
+        try await ha.publish("\(tv)/command", command)
+        try await ha.wait("the duplicate's result") { ha.payloads("\(tv)/result").count > before }
+        #expect(ha.payloads("\(tv)/result").last?.contains("duplicate") == true)
+        #expect(await packets(within: .milliseconds(500)) == 0, "a repeated power-on woke the TV again")
     }
 
     @Test func brokerAndTVOutagesAreIndependent() async throws {

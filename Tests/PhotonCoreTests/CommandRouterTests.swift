@@ -1,12 +1,10 @@
 import Foundation
 import PhotonCore
+import PhotonTesting
 import Testing
 
-final class ManualClock: RouterClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = Date(timeIntervalSince1970: 1_800_000_000)
-    var now: Date { lock.withLock { current } }
-    func advance(_ seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
+extension ManualClock {
+    func advance(_ seconds: TimeInterval) { advance(by: .milliseconds(Int(seconds * 1000))) }
 }
 
 final class Deliveries: Sendable {
@@ -19,11 +17,14 @@ final class Deliveries: Sendable {
     let clock = ManualClock()
     let delivered = Deliveries()
 
-    func router(capabilities: Capabilities? = Capabilities(.keys, .text), deliver: CommandRouter.Deliver? = nil) -> CommandRouter {
+    func router(deliver: CommandRouter.Deliver? = nil) -> CommandRouter {
         let log = delivered.log
         return CommandRouter(
-            clock: clock, capabilities: { _ in capabilities },
-            deliver: deliver ?? { envelope in log.withLock { $0.append((envelope.target, envelope.command)) } })
+            clock: clock,
+            deliver: deliver ?? { envelope in
+                log.withLock { $0.append((envelope.target, envelope.command)) }
+                return .sent
+            })
     }
 
     func envelope(_ session: UUID, _ sequence: UInt64, target: String = "tv-1", id: UUID = UUID(), source: CommandSource = .cli,
@@ -106,14 +107,6 @@ final class Deliveries: Sendable {
         #expect(delivered.count == 2)
     }
 
-    @Test func unsupportedIsRefusedBeforeSending() async throws {
-        let r = router(capabilities: Capabilities(.keys))
-        let s = await r.openSession(source: .cli, target: "tv-1")
-        #expect(await rejection(r, envelope(s, 1, command: .text("hello"))) == .unsupported(.text))
-        #expect(await rejection(r, envelope(s, 2, command: .voice(pcm: [0], sampleRate: 8000))) == .unsupported(.voice))
-        #expect(delivered.count == 0)
-    }
-
     @Test func retargetCancelsPendingWorkForTheOldTV() async throws {
         let started = Locked(false)
         let log = delivered.log
@@ -121,6 +114,7 @@ final class Deliveries: Sendable {
             started.withLock { $0 = true }
             try await Task.sleep(for: .seconds(30))
             log.withLock { $0.append((envelope.target, envelope.command)) }
+            return .sent
         })
         let s = await r.openSession(source: .cli, target: "tv-1")
         let pending = Task { await rejection(r, envelope(s, 1)) }
@@ -150,7 +144,10 @@ final class Deliveries: Sendable {
         var policy = RouterPolicy()
         policy.duplicateWindow = 4
         let log = delivered.log
-        let r = CommandRouter(clock: clock, policy: policy, capabilities: { _ in nil }, deliver: { e in log.withLock { $0.append((e.target, e.command)) } })
+        let r = CommandRouter(clock: clock, policy: policy, deliver: { e in
+            log.withLock { $0.append((e.target, e.command)) }
+            return .sent
+        })
         let s = await r.openSession(source: .cli, target: "tv-1")
         for n in 1...100 { try await r.submit(envelope(s, UInt64(n))) }
         #expect(delivered.count == 100)
@@ -180,7 +177,10 @@ extension CommandRouterTests {
 
     @Test func deliveryCarriesTheCommandsExpiry() async throws {
         let seen = Locked<Date?>(nil)
-        let r = router(deliver: { _ in seen.withLock { $0 = CommandDeadline.expiresAt } })
+        let r = router(deliver: { _ in
+            seen.withLock { $0 = CommandDeadline.expiresAt }
+            return .sent
+        })
         let s = await r.openSession(source: .cli, target: "tv-1")
         let e = envelope(s, 1)
         try await r.submit(e)
@@ -198,7 +198,10 @@ extension CommandRouterTests {
         var policy = RouterPolicy()
         policy.gestureHoldLimit = limit
         let log = delivered.log
-        return CommandRouter(clock: clock, policy: policy, capabilities: { _ in nil }, deliver: { e in log.withLock { $0.append((e.target, e.command)) } })
+        return CommandRouter(clock: clock, policy: policy, deliver: { e in
+            log.withLock { $0.append((e.target, e.command)) }
+            return .sent
+        })
     }
 
     func commands() -> [RemoteCommand] { delivered.log.withLock { $0.map(\.1) } }
@@ -219,14 +222,17 @@ extension CommandRouterTests {
         try await r.armGesture(s, for: 30)
         try await r.submit(envelope(s, 1, source: .gesture, command: .key(.key(.volumeUp), .holdStart)))
         #expect(await r.isHolding(.key(.volumeUp), in: s))
-        for _ in 0..<200 where delivered.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try await clock.waitForSleepers()
+        clock.advance(0.1)
+        for _ in 0..<2000 where delivered.count < 2 { try await Task.sleep(for: .milliseconds(1)) }
         #expect(commands() == [.key(.key(.volumeUp), .holdStart), .key(.key(.volumeUp), .holdEnd)])
         #expect(await !r.isHolding(.key(.volumeUp), in: s))
 
         // An end in time cancels the automatic release: exactly one hold-end.
         try await r.submit(envelope(s, 2, source: .gesture, command: .key(.key(.down), .holdStart)))
         try await r.submit(envelope(s, 3, source: .gesture, command: .key(.key(.down), .holdEnd)))
-        try await Task.sleep(for: .milliseconds(300))
+        clock.advance(1)
+        for _ in 0..<20 { await Task.yield() }
         #expect(commands().filter { $0 == .key(.key(.down), .holdEnd) }.count == 1)
 
         // Closing the session releases what it holds at once.

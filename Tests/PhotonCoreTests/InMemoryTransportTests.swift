@@ -1,4 +1,5 @@
 import PhotonCore
+import PhotonTesting
 import Testing
 
 @Suite struct InMemoryTransportTests {

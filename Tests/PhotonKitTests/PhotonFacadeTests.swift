@@ -46,6 +46,32 @@ import Testing
         #expect(h.events("key").count == 1)
     }
 
+    /// The conformance of every brand through the façade: each kind of command the TV
+    /// declares goes through the router, the session service and the one capability
+    /// check to the emulated TV; each kind it does not declare is refused unsent (exit 6).
+    @Test(arguments: BuiltInPlugins.all.filter { $0.emulator != nil }.map(\.adapter.id))
+    func everyDeclaredCommandGoesThroughTheFaçade(_ brand: String) async throws {
+        let (h, photon) = try await setUp(brand)
+        defer { Task { await h.stop() } }
+        let adapter = try photon.registry.adapter(id: brand)
+        let tv = try await photon.connect("tv")
+        let declared = try #require(await tv.capabilities)
+        let candidates: [RemoteCommand] = [
+            .key(.key(.home), .press), .volume(.up), .longPress(.key(.select), milliseconds: 50), .text("photon"),
+            .launch(adapter.exampleApp.isEmpty ? "app" : adapter.exampleApp), .setVolume(12), .search("photon"),
+        ]
+        for command in candidates {
+            if declared.contains(command.requiredCapability) {
+                try await tv.send(command)
+            } else {
+                let error = await #expect(throws: PhotonError.self, "\(command)") { try await tv.send(command) }
+                #expect(error?.exitCode == 6, "\(command): \(error?.message ?? "")")
+            }
+        }
+        await tv.close()
+        try await h.waitFor("key")
+    }
+
     @Test func aTVThatDoesNotAnswerIsWokenBeforeTheSend() async throws {
         guard let brand = BuiltInPlugins.all.first(where: { $0.emulator != nil && $0.adapter.wakeMethod == .wakeOnLAN })?.adapter.id else {
             Issue.record("no registered brand wakes over Wake-on-LAN")
@@ -89,7 +115,7 @@ import Testing
         defer { Task { await h.stop() } }
         let tv = try await photon.connect("tv")
         defer { Task { await tv.close() } }
-        if tv.capabilities.contains(.appList) {
+        if await tv.capabilities?.contains(.appList) == true {
             let apps = try await tv.installedApps()
             #expect(!apps.isEmpty)
             #expect(apps.allSatisfy { !$0.id.isEmpty && !$0.name.isEmpty })

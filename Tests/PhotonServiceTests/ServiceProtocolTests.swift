@@ -1,4 +1,5 @@
 import PhotonCore
+import PhotonKit
 import Testing
 
 @testable import PhotonService

@@ -1,7 +1,7 @@
 import Foundation
 import PhotonCore
 import PhotonJSON
-import PhotonService
+import PhotonKit
 
 // One request line of the daemon's socket API, read as the daemon reads it: JSON with
 // depth 8, the command object, ids, sequence numbers and times.

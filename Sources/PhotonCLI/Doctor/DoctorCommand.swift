@@ -3,7 +3,6 @@ import Glibc
 import PhotonCore
 import PhotonKit
 import PhotonNet
-import PhotonService
 import PhotonStore
 
 /// `photon doctor [TV|ADDRESS]`: a step-by-step diagnosis of why a TV does not answer,
@@ -96,7 +95,7 @@ enum DoctorCommand {
         } catch {
             return .fail(2, title, PhotonError.wrap(error))
         }
-        guard let client = try? await ServiceClient.connectIfRunning(store: context.store, timeout: .seconds(2)) else {
+        guard let client = try? await DaemonClient.connectIfRunning(store: context.store, timeout: .seconds(2)) else {
             return .warn(2, title, "a socket exists but no daemon answers on it", fix: "start `photon serve` again (it replaces a stale socket)")
         }
         await client.close()

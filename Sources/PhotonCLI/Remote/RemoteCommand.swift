@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotonCore
+import PhotonKit
 
 /// `photon remote TV`: a full-screen keyboard remote. Keys go through `photon serve` when
 /// it runs (warm, about a millisecond) and directly otherwise; the status line follows the
@@ -24,7 +25,7 @@ enum KeyboardRemoteCommand {
     enum Occurrence: Sendable {
         case bytes([UInt8])
         case escapeTimeout
-        case update(RemoteUpdate)
+        case update(TVUpdate)
         case sent(String)
         case failed(String)
         case apps([TVApp])
@@ -43,12 +44,7 @@ enum KeyboardRemoteCommand {
         let keys = Set(adapter.keyTable.map(\.key))
         let capabilities = Capabilities(Set(device.capabilities.compactMap(Capability.init(rawValue:))))
         // Connected before raw mode, so a refusal prints as any command's error does.
-        let link: any RemoteLink
-        if let daemon = try await DaemonRemoteLink(tv: name, context: context) {
-            link = daemon
-        } else {
-            link = try await DirectRemoteLink(tv: name, context: context)
-        }
+        let link = try await RemoteLink(tv: name, context: context)
 
         let (occurrences, post) = AsyncStream.makeStream(of: Occurrence.self, bufferingPolicy: .unbounded)
         let terminal: RawTerminal
@@ -109,13 +105,17 @@ enum KeyboardRemoteCommand {
                 }
             case .escapeTimeout:
                 inputs = decoder.flushEscape()
+            case .update(.event(.disconnected(let reason))):
+                // A direct session ends with the TV; a warm one reports reconnecting instead.
+                outcome = .failure(reason ?? PhotonError(.connectionClosed, "the TV closed the connection"))
+                break loop
             case .update(.event(let event)):
                 screen.apply(event)
-            case .update(.connection(let state)):
-                screen.connection = state
-            case .update(.lost(let error)):
-                outcome = .failure(error)
+            case .update(.connection(.closed, let error)):
+                outcome = .failure(error ?? PhotonError(.connectionClosed, "the session ended"))
                 break loop
+            case .update(.connection(let state, _)):
+                screen.connection = state.rawValue
             case .sent(let label):
                 screen.message = "sent \(label)"
             case .failed(let message):
@@ -230,7 +230,7 @@ enum KeyboardRemoteCommand {
         switch command {
         case .key(let input, _): return input.description
         case .volume(let change): return "volume \(change.rawValue)"
-        default: return ControlCommands.describe(command)
+        default: return command.logDescription
         }
     }
 }

@@ -64,7 +64,7 @@ final class LineChannel: Sendable {
 
 /// A live LineTV connection: commands in order, each answered `OK` or `ERR`; a reader
 /// that ends the session on a malformed line or a closed connection.
-final class LineTVSession: RemoteSession {
+final class LineTVSession: KeySending, TextTyping, AppLaunching {
     let lines: LineChannel
     let timeout: Duration
     let capabilities = Capabilities(.keys, .text, .appLaunch)
@@ -114,33 +114,34 @@ final class LineTVSession: RemoteSession {
         continuation.finish()
     }
 
-    func send(_ command: RemoteCommand) async throws {
-        let line: String
-        switch command {
-        case .key(let input, .press):
-            let code: String
-            switch input {
-            case .key(let key):
-                guard let known = LineTVAdapter.codes[key] else { throw PhotonError.unsupported("LineTV has no '\(key.rawValue)' key") }
-                code = known
-            case .raw(let raw):
-                guard LineTVWire.isValidCode(raw) else {
-                    throw PhotonError(.usage, "'\(Redaction.sanitize(raw))' is not a LineTV key code", hint: "codes are like HOME, OK, VOL+")
-                }
-                code = raw
+    func sendKey(_ input: KeyInput, _ action: KeyAction) async throws {
+        guard action == .press else { throw PhotonError.unsupported("LineTV takes single key presses, not \(action.rawValue)") }
+        let code: String
+        switch input {
+        case .key(let key):
+            guard let known = LineTVAdapter.codes[key] else { throw PhotonError.unsupported("LineTV has no '\(key.rawValue)' key") }
+            code = known
+        case .raw(let raw):
+            guard LineTVWire.isValidCode(raw) else {
+                throw PhotonError(.usage, "'\(Redaction.sanitize(raw))' is not a LineTV key code", hint: "codes are like HOME, OK, VOL+")
             }
-            line = "KEY \(code)"
-        case .volume(let change):
-            line = "KEY \(change == .up ? "VOL+" : change == .down ? "VOL-" : "MUTE")"
-        case .text(let text):
-            guard !text.isEmpty, !text.contains("\n"), text.utf8.count < 512 else { throw PhotonError(.usage, "LineTV takes one line of text") }
-            line = "TEXT \(text)"
-        case .launch(let app):
-            guard LineTVWire.isValidCode(app.uppercased()) else { throw PhotonError(.usage, "LineTV app names are letters and digits") }
-            line = "LAUNCH \(app)"
-        default:
-            throw PhotonError.unsupported("LineTV takes single key presses, text and app launches")
+            code = raw
         }
+        try await exchange("KEY \(code)")
+    }
+
+    func type(_ text: String) async throws {
+        guard !text.isEmpty, !text.contains("\n"), text.utf8.count < 512 else { throw PhotonError(.usage, "LineTV takes one line of text") }
+        try await exchange("TEXT \(text)")
+    }
+
+    func launch(_ app: String) async throws {
+        guard LineTVWire.isValidCode(app.uppercased()) else { throw PhotonError(.usage, "LineTV app names are letters and digits") }
+        try await exchange("LAUNCH \(app)")
+    }
+
+    /// One line sent, its `OK` or `ERR` awaited.
+    private func exchange(_ line: String) async throws {
         if let reason = ended.withLock({ $0 }) { throw reason }
         try await sendGate.withGate {
             let answer = Promise<String>()

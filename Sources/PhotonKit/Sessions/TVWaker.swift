@@ -32,7 +32,8 @@ public enum TVWaker {
     /// `patience` has passed since the wake signal. Only an unreachable or silent TV is
     /// retried; any other error (a refusal, a pin mismatch) ends the wait at once.
     public static func waitUntilUp<T: Sendable>(
-        _ device: DeviceRecord, patience: Duration, connect: (_ deadline: ContinuousClock.Instant) async throws -> T
+        _ device: DeviceRecord, patience: Duration, clock: any RouterClock = SystemClock(),
+        connect: @Sendable (_ deadline: ContinuousClock.Instant) async throws -> T
     ) async throws -> T {
         let end = ContinuousClock.now + patience
         while true {
@@ -44,7 +45,7 @@ public enum TVWaker {
                         .timeout, "\(Redaction.sanitize(device.nickname)) did not come up within \(Int(patience.seconds)) s of being woken",
                         hint: "waking needs the TV's network standby (\"power on over the network\"), usually on wired Ethernet")
                 }
-                try await Task.sleep(for: .seconds(1))
+                try await clock.sleep(for: .seconds(1))
             }
         }
     }

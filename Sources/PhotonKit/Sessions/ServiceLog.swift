@@ -1,5 +1,5 @@
 import PhotonCore
-import PhotonKit
+
 
 /// The daemon's log: notices always go to standard error (the journal under systemd);
 /// debug lines only with `--verbose`. Both are redacted by their callers' messages.

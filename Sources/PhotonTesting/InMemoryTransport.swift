@@ -1,3 +1,5 @@
+import PhotonCore
+
 /// One direction of an in-memory connection: a bounded-by-use FIFO of items with at most
 /// one waiting reader at a time.
 final class InMemoryChannel<Item: Sendable>: Sendable {

@@ -1,14 +1,14 @@
 import Foundation
 import Glibc
 import PhotonCore
-import PhotonKit
+
 import PhotonNet
 import PhotonStore
 
 /// A client of the `photon serve` that runs for a home: how the CLI sends commands over
 /// the daemon's warm sessions. It talks only to a socket that is private to this user
 /// and whose peer is this user (SO_PEERCRED), and matches each answer to its request.
-public final class ServiceClient: Sendable {
+public final class DaemonClient: Sendable {
     private let stream: SocketStream
     private let pending = Locked<[Int: Promise<JSONValue>]>([:])
     private let nextID = Locked(0)
@@ -28,7 +28,7 @@ public final class ServiceClient: Sendable {
     /// Connects to the daemon of `store`'s home, or returns nil when none runs (no
     /// socket, or a socket nothing answers on). A socket that is not private to this
     /// user is an error, not a reason to fall back silently.
-    public static func connectIfRunning(store: Store, timeout: Duration) async throws -> ServiceClient? {
+    public static func connectIfRunning(store: Store, timeout: Duration) async throws -> DaemonClient? {
         let path = store.paths.socketFile.path
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
@@ -43,11 +43,11 @@ public final class ServiceClient: Sendable {
     }
 
     /// Connects to the daemon at `path` without the fallback (tests, scripts).
-    public static func connect(path: String, timeout: Duration) async throws -> ServiceClient {
+    public static func connect(path: String, timeout: Duration) async throws -> DaemonClient {
         try await handshake(try await SocketStream.connect(unixPath: path, timeout: timeout), timeout: timeout)
     }
 
-    private static func handshake(_ stream: SocketStream, timeout: Duration) async throws -> ServiceClient {
+    private static func handshake(_ stream: SocketStream, timeout: Duration) async throws -> DaemonClient {
         guard let peer = stream.peerCredentials, peer.uid == geteuid() else {
             await stream.close()
             throw PhotonError(
@@ -76,7 +76,7 @@ public final class ServiceClient: Sendable {
                 .protocolViolation, "the running daemon speaks protocol \(hello["protocol"]?.intValue ?? 0), not \(ServiceProtocol.version)",
                 hint: "restart `photon serve` after upgrading")
         }
-        return ServiceClient(stream: stream, daemonPID: hello["pid"]?.intValue ?? 0, leftover: Array(buffer[(newline + 1)...]))
+        return DaemonClient(stream: stream, daemonPID: hello["pid"]?.intValue ?? 0, leftover: Array(buffer[(newline + 1)...]))
     }
 
     /// Sends one request and waits for its answer. An error answer throws its error.

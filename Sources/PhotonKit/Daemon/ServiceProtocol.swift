@@ -1,7 +1,7 @@
 import Foundation
 import PhotonCore
 import PhotonWire
-import PhotonKit
+
 
 /// The daemon's JSON-lines protocol, shared by the server and its clients so both
 /// sides encode commands, events and errors the same way (docs/daemon.md).
@@ -85,6 +85,8 @@ public enum ServiceProtocol {
         case .search(let keyword): return .object([("search", .string(keyword))])
         case .voice:
             throw PhotonError.unsupported("voice is not sent through the daemon", hint: "`photon voice` connects directly")
+        case .wake:
+            throw PhotonError(.usage, "a wake is its own request (`wake`), not a command", hint: "see docs/daemon.md")
         }
     }
 
@@ -114,6 +116,43 @@ public enum ServiceProtocol {
     /// The notification subscribers of `tv` get: `{"event":"power","tv":ID,"power":"on"}`.
     public static func notification(_ event: TVEvent, tv: String) -> JSONValue {
         .object([("event", .string(name(of: event))), ("tv", .string(tv))] + fields(event))
+    }
+
+    /// The line a subscriber of `tv` gets for an update: a notification for an event,
+    /// `{"event":"connection","tv":ID,"state":"reconnecting","error":{…}}` for the connection.
+    public static func line(_ update: TVUpdate, tv: String) -> JSONValue {
+        switch update {
+        case .event(let event): return notification(event, tv: tv)
+        case .connection(let state, let error):
+            var fields: [(String, JSONValue)] = [("event", "connection"), ("tv", .string(tv)), ("state", .string(state.rawValue))]
+            if let error { fields.append(("error", json(error))) }
+            return .object(fields)
+        }
+    }
+
+    /// Reads back a line written by `line(_:tv:)`; nil for anything else.
+    public static func update(from line: JSONValue) -> TVUpdate? {
+        if line["event"]?.stringValue == "connection" {
+            guard let state = line["state"]?.stringValue.flatMap(ConnectionState.init(rawValue:)) else { return nil }
+            return .connection(state, line["error"].map { error(from: $0) })
+        }
+        if line["event"]?.stringValue == "disconnected" {
+            return .event(.disconnected(reason: line["disconnected"]?.stringValue.map { PhotonError(.connectionClosed, $0) }))
+        }
+        return event(from: line).map { .event($0) }
+    }
+
+    /// What `list` and `status` answer for a TV.
+    public static func json(_ snapshot: TVSnapshot) -> JSONValue {
+        let device = snapshot.device
+        var fields: [(String, JSONValue)] = [
+            ("id", .string(device.id)), ("nickname", .string(device.nickname)), ("brand", .string(device.brand)),
+            ("host", .string(device.host)), ("port", .int(Int(device.port))), ("connection", .string(snapshot.state.rawValue)),
+        ]
+        if let capabilities = snapshot.capabilities { fields.append(("capabilities", .array(capabilities.sortedNames.map { .string($0) }))) }
+        if let error = snapshot.error { fields.append(("error", json(error))) }
+        for event in snapshot.events { fields += self.fields(event) }
+        return .object(fields)
     }
 
     /// Reads back an event written by `fields(_:)`.
@@ -151,5 +190,5 @@ public enum ServiceProtocol {
         return PhotonError(code, json?["message"]?.stringValue ?? "the daemon reported an error", hint: json?["hint"]?.stringValue)
     }
 
-    static func usage(_ message: String) -> PhotonError { PhotonError(.usage, message, hint: "see docs/daemon.md") }
+    public static func usage(_ message: String) -> PhotonError { PhotonError(.usage, message, hint: "see docs/daemon.md") }
 }

@@ -1,0 +1,72 @@
+/// How a brand-neutral command reaches a session: the capability checked once, then the
+/// method of the protocol the command needs. This switch is the only one over
+/// `RemoteCommand` on the way to a TV; adapters never see a command they did not declare.
+extension RemoteCommand {
+    /// Performs this command on `session`, or throws `unsupported` (nothing sent) when
+    /// the TV lacks the capability or the adapter does not implement it.
+    public func perform(on session: any RemoteSession, sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) })
+        async throws
+    {
+        let needed = requiredCapability
+        guard session.capabilities.contains(needed) else {
+            throw session.unavailability(of: needed)
+                ?? PhotonError.unsupported(
+                    "the TV does not support \(needed.rawValue); nothing was sent",
+                    hint: "its capabilities: \(session.capabilities.sortedNames.joined(separator: ", "))")
+        }
+        switch self {
+        case .key(let input, let action):
+            let keys = try Self.implementation(of: KeySending.self, in: session, for: needed)
+            if action == .holdEnd {
+                // A key must never stay held: the release ignores the command's expiry.
+                try await CommandDeadline.exempt { try await keys.sendKey(input, .holdEnd) }
+            } else {
+                try await keys.sendKey(input, action)
+            }
+        case .longPress(let input, let milliseconds):
+            let keys = try Self.implementation(of: KeySending.self, in: session, for: needed)
+            try await keys.sendKey(input, .holdStart)
+            // The release is sent even if the wait is cancelled or the command expired.
+            let slept: Result<Void, any Error>
+            do {
+                try await sleep(.milliseconds(milliseconds))
+                slept = .success(())
+            } catch { slept = .failure(error) }
+            try await CommandDeadline.exempt { try await keys.sendKey(input, .holdEnd) }
+            try slept.get()
+        case .volume(let change):
+            try await Self.implementation(of: KeySending.self, in: session, for: needed).sendKey(.key(change.key), .press)
+        case .text(let text): try await Self.implementation(of: TextTyping.self, in: session, for: needed).type(text)
+        case .launch(let app): try await Self.implementation(of: AppLaunching.self, in: session, for: needed).launch(app)
+        case .setVolume(let level):
+            guard (0...100).contains(level) else { throw PhotonError(.usage, "a volume level is from 0 to 100, not \(level)") }
+            try await Self.implementation(of: VolumeSetting.self, in: session, for: needed).setVolume(level)
+        case .voice(let pcm, let rate):
+            try await Self.implementation(of: VoiceQuerying.self, in: session, for: needed).sendVoice(pcm: pcm, sampleRate: rate)
+        case .search(let keyword): try await Self.implementation(of: Searching.self, in: session, for: needed).search(keyword)
+        case .wake:
+            throw PhotonError(
+                .internal, "a wake request is not sent over a TV's session", hint: "send it through Photon's session service (the router)")
+        }
+    }
+
+    static func implementation<P>(of kind: P.Type, in session: any RemoteSession, for capability: Capability) throws -> P {
+        guard let found = session as? P else {
+            throw PhotonError.unsupported(
+                "this TV's adapter declares \(capability.rawValue) but does not implement it; nothing was sent",
+                hint: "report this to the adapter's authors")
+        }
+        return found
+    }
+}
+
+extension VolumeChange {
+    /// The key a volume step is.
+    public var key: RemoteKey {
+        switch self {
+        case .up: return .volumeUp
+        case .down: return .volumeDown
+        case .mute: return .mute
+        }
+    }
+}

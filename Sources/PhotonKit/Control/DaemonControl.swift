@@ -1,0 +1,171 @@
+import Foundation
+import PhotonCore
+import PhotonStore
+import PhotonWire
+
+/// TVs driven through a running `photon serve`: its warm sessions and its router, over
+/// the one daemon client. A one-shot command is one request (no open or close), so a key
+/// through the daemon costs one round trip on a socket the daemon already trusts.
+public final class DaemonControl: TVControl {
+    public let client: DaemonClient
+    let socketPath: String
+    let timeout: Duration
+    let source: CommandSource
+    let log: PhotonLog
+    public var route: String { "photon serve" }
+
+    public init(client: DaemonClient, socketPath: String, timeout: Duration, source: CommandSource = .cli, log: PhotonLog = .silent) {
+        self.client = client
+        self.socketPath = socketPath
+        self.timeout = timeout
+        self.source = source
+        self.log = log
+    }
+
+    /// A control over the daemon of `store`'s home, or nil when none runs.
+    public static func ifRunning(store: Store, timeout: Duration, source: CommandSource = .cli, log: PhotonLog = .silent) async throws
+        -> DaemonControl?
+    {
+        guard let client = try await DaemonClient.connectIfRunning(store: store, timeout: min(timeout, .seconds(2))) else { return nil }
+        log.debug("using photon serve (pid \(client.daemonPID))")
+        return DaemonControl(client: client, socketPath: store.paths.socketFile.path, timeout: timeout, source: source, log: log)
+    }
+
+    /// The envelope fields of a request: a fresh id, issued now, expiring after `lifetime`.
+    static func envelope(lifetime: Duration) -> [(String, JSONValue)] {
+        let now = Date().timeIntervalSince1970
+        return [("commandId", .string(UUID().uuidString)), ("issuedAt", .double(now)), ("expiresAt", .double(now + lifetime.seconds))]
+    }
+
+    public func send(_ commands: [RemoteCommand], to tv: String, delay: Duration, wake: WakeRequest?, lifetime: Duration) async throws -> Bool {
+        var woke = false
+        if let wake {
+            let answer = try await client.request(
+                "wake",
+                [("tv", .string(tv)), ("source", .string(source.rawValue)), ("wait", .double(wake.patience.seconds)),
+                    ("broadcast", .array(wake.destinations.map { .string($0) })), ("ports", .array(wake.ports.map { .int(Int($0)) }))]
+                    + Self.envelope(lifetime: min(lifetime, .seconds(10))),
+                timeout: wake.patience + .seconds(10))
+            woke = answer["woke"]?.boolValue == true
+        }
+        var first = true
+        for command in commands where !(woke && command.isPowerPress) {
+            if !first, delay > .zero { try await Task.sleep(for: delay) }
+            first = false
+            let now = Date().timeIntervalSince1970
+            var waitLimit = lifetime + .seconds(5)
+            if case .longPress(_, let ms) = command { waitLimit += .milliseconds(ms) }
+            let fields = DaemonWire.sendFields(
+                tv: tv, source: source.rawValue, commandID: UUID().uuidString, issuedAt: now, expiresAt: now + lifetime.seconds,
+                command: try ServiceProtocol.json(command))
+            try await client.request("send", fields, timeout: waitLimit)
+            log.debug("sent \(command.logDescription) through photon serve")
+        }
+        return woke
+    }
+
+    public func status(_ tv: String, settle: Duration) async throws -> [TVEvent] {
+        let answer = try await client.request(
+            "status", [("tv", .string(tv)), ("wait", .double(settle.seconds))], timeout: timeout + settle + .seconds(5))
+        return ["device", "power", "app", "playback", "volume"].compactMap { key in
+            answer["tv"]?[key].flatMap { ServiceProtocol.event(from: .object([(key, $0)])) }
+        }
+    }
+
+    public func installedApps(_ tv: String) async throws -> [TVApp] {
+        let answer = try await client.request("apps", [("tv", .string(tv))], timeout: timeout + .seconds(5))
+        return (answer["apps"]?.arrayValue ?? []).compactMap { item in
+            guard let id = item["id"]?.stringValue else { return nil }
+            return TVApp(id: id, name: item["name"]?.stringValue ?? id)
+        }
+    }
+
+    /// A session of its own connection, so its updates never mix with other requests.
+    public func open(_ tv: String, source: CommandSource) async throws -> any TVControlSession {
+        let own = try await DaemonClient.connect(path: socketPath, timeout: min(timeout, .seconds(2)))
+        do {
+            return try await DaemonSession(client: own, tv: tv, source: source, control: self)
+        } catch {
+            await own.close()
+            throw error
+        }
+    }
+
+    public func storeChanged() async { _ = try? await client.request("reload", [], timeout: .seconds(5)) }
+
+    public func connectionStates() async -> [String: String]? {
+        guard let tvs = try? await client.request("list", [], timeout: .seconds(2))["tvs"]?.arrayValue else { return nil }
+        var states: [String: String] = [:]
+        for tv in tvs {
+            if let id = tv["id"]?.stringValue, let state = tv["connection"]?.stringValue { states[id] = state }
+        }
+        return states
+    }
+
+    public func close() async { await client.close() }
+}
+
+/// A router session on the daemon, with the TV's updates from a subscription on the same
+/// connection.
+final class DaemonSession: TVControlSession {
+    let client: DaemonClient
+    let id: String
+    let tv: String
+    let updates: AsyncStream<TVUpdate>
+    private let control: DaemonControl
+    private let sequence = Locked(0)
+    private let gate = AsyncGate()
+    private let pump: Task<Void, Never>
+
+    init(client: DaemonClient, tv: String, source: CommandSource, control: DaemonControl) async throws {
+        self.client = client
+        self.control = control
+        let opened = try await client.request("open", [("tv", .string(tv)), ("source", .string(source.rawValue))])
+        guard let id = opened["session"]?.stringValue else {
+            throw PhotonError(.protocolViolation, "the daemon's answer to open has no session")
+        }
+        self.id = id
+        self.tv = opened["tv"]?.stringValue ?? tv
+        try await client.request("subscribe", [("tv", .string(self.tv))])
+        let (stream, continuation) = AsyncStream.makeStream(of: TVUpdate.self, bufferingPolicy: .bufferingNewest(256))
+        updates = stream
+        let lines = client.events
+        pump = Task {
+            for await line in lines {
+                if line["event"]?.stringValue == "shutdown" {
+                    continuation.yield(.connection(.closed, PhotonError(.connectionClosed, "photon serve is stopping", hint: "start it again, or pass --direct")))
+                } else if let update = ServiceProtocol.update(from: line) {
+                    continuation.yield(update)
+                }
+            }
+            continuation.yield(.connection(.closed, PhotonError(.connectionClosed, "the connection to photon serve ended", hint: "is it still running?")))
+            continuation.finish()
+        }
+    }
+
+    func send(_ command: RemoteCommand, lifetime: Duration) async throws -> CommandOutcome {
+        // One at a time, each in its own envelope (the sequence number must grow).
+        try await gate.withGate {
+            let number = self.sequence.withLock { n -> Int in
+                n += 1
+                return n
+            }
+            let now = Date().timeIntervalSince1970
+            var waitLimit = lifetime + .seconds(5)
+            if case .longPress(_, let ms) = command { waitLimit += .milliseconds(ms) }
+            let fields = DaemonWire.sendFields(
+                session: self.id, sequence: number, commandID: UUID().uuidString, issuedAt: now, expiresAt: now + lifetime.seconds,
+                command: try ServiceProtocol.json(command))
+            try await self.client.request("send", fields, timeout: waitLimit)
+            return .sent
+        }
+    }
+
+    func installedApps() async throws -> [TVApp] { try await control.installedApps(tv) }
+
+    func close() async {
+        pump.cancel()
+        _ = try? await client.request("close", [("session", .string(id))], timeout: .seconds(2))
+        await client.close()
+    }
+}

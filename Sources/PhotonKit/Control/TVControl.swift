@@ -1,0 +1,130 @@
+import Foundation
+import PhotonCore
+
+/// What a door drives TVs through, whether the TVs' sessions live in this process or in
+/// a running `photon serve`: each command of the CLI (and any other door) is written
+/// once against this, and `TVControlChoice` picks the implementation once per process.
+/// `DirectControl` is the façade in process; `DaemonControl` is the one daemon client.
+public protocol TVControl: Sendable {
+    /// How it reaches the TVs, for people (`direct`, `photon serve`).
+    var route: String { get }
+    /// Sends commands to `tv` in order, `delay` apart. With `wake`, a TV that does not
+    /// answer is woken first (through the router) and a power key that would switch it
+    /// off again is dropped. Returns whether the TV had to be woken.
+    @discardableResult
+    func send(_ commands: [RemoteCommand], to tv: String, delay: Duration, wake: WakeRequest?, lifetime: Duration) async throws -> Bool
+    /// The TV's state as it reports it (device, power, app, playback, volume).
+    func status(_ tv: String, settle: Duration) async throws -> [TVEvent]
+    /// The TV's installed apps, where its brand can list them.
+    func installedApps(_ tv: String) async throws -> [TVApp]
+    /// A controller session to `tv` (the keyboard remote, `status --watch`): commands in
+    /// one router session, and the TV's updates.
+    func open(_ tv: String, source: CommandSource) async throws -> any TVControlSession
+    /// Tells whoever holds sessions that the store changed (pair, forget).
+    func storeChanged() async
+    /// Each TV's connection state by id where sessions are kept warm, else nil.
+    func connectionStates() async -> [String: String]?
+    func close() async
+}
+
+/// One controller session: a router session bound to one TV, and that TV's updates
+/// (its known state first, then changes; connection changes for warm sessions).
+public protocol TVControlSession: Sendable {
+    var updates: AsyncStream<TVUpdate> { get }
+    @discardableResult
+    func send(_ command: RemoteCommand, lifetime: Duration) async throws -> CommandOutcome
+    func installedApps() async throws -> [TVApp]
+    func close() async
+}
+
+extension RemoteCommand {
+    /// A power key, which a TV that had to be woken must not get (it would switch off).
+    public var isPowerPress: Bool {
+        if case .key(.key(let key), .press) = self { return key == .power || key == .powerOn }
+        return false
+    }
+}
+
+/// The façade in process: this process's own session service and router.
+public struct DirectControl: TVControl {
+    public let photon: Photon
+    public let source: CommandSource
+    public var route: String { "direct" }
+    let sleep: @Sendable (Duration) async throws -> Void
+
+    public init(photon: Photon, source: CommandSource = .cli) {
+        self.photon = photon
+        self.source = source
+        let clock = photon.clock
+        sleep = { try await clock.sleep(for: $0) }
+    }
+
+    public func send(_ commands: [RemoteCommand], to tv: String, delay: Duration, wake: WakeRequest?, lifetime: Duration) async throws -> Bool {
+        let remote = try await photon.connect(tv, source: source, wake: wake)
+        do {
+            var first = true
+            for command in commands where !(remote.wasWoken && command.isPowerPress) {
+                if !first, delay > .zero { try await sleep(delay) }
+                first = false
+                try await remote.send(command, lifetime: lifetime)
+                photon.log.debug("sent \(command.logDescription)")
+            }
+            await remote.close()
+            return remote.wasWoken
+        } catch {
+            await remote.close()
+            throw error
+        }
+    }
+
+    public func status(_ tv: String, settle: Duration) async throws -> [TVEvent] {
+        try await withRemote(tv) { try await $0.status(settle: settle) }
+    }
+
+    public func installedApps(_ tv: String) async throws -> [TVApp] {
+        try await withRemote(tv) { try await $0.installedApps() }
+    }
+
+    public func open(_ tv: String, source: CommandSource) async throws -> any TVControlSession {
+        try await photon.connect(tv, source: source)
+    }
+
+    public func storeChanged() async {}
+    public func connectionStates() async -> [String: String]? { nil }
+    public func close() async {}
+
+    private func withRemote<T: Sendable>(_ tv: String, _ body: (TVRemote) async throws -> T) async throws -> T {
+        let remote = try await photon.connect(tv, source: source)
+        do {
+            let result = try await body(remote)
+            await remote.close()
+            return result
+        } catch {
+            await remote.close()
+            throw error
+        }
+    }
+}
+
+extension TVRemote: TVControlSession {
+    public func send(_ command: RemoteCommand, lifetime: Duration) async throws -> CommandOutcome {
+        try await send(command, id: UUID(), lifetime: lifetime)
+    }
+}
+
+extension RemoteCommand {
+    /// The command for a log, without the text it types (which may be private).
+    public var logDescription: String {
+        switch self {
+        case .key(let input, let action): return action == .press ? "key \(input)" : "key \(input) \(action.rawValue)"
+        case .longPress(let input, let ms): return "key \(input) held \(ms) ms"
+        case .text(let text): return "text (\(text.count) characters)"
+        case .launch(let app): return "launch \(Redaction.sanitize(app))"
+        case .volume(let change): return "volume \(change.rawValue)"
+        case .setVolume(let level): return "volume \(level)"
+        case .voice(let pcm, _): return "voice (\(pcm.count) bytes)"
+        case .search(let keyword): return "search (\(keyword.count) characters)"
+        case .wake(let request): return "wake (waiting up to \(Int(request.patience.seconds)) s)"
+        }
+    }
+}
