@@ -119,3 +119,20 @@ public struct WakeRequest: Sendable, Hashable {
         self.patience = patience
     }
 }
+
+extension RemoteCommand {
+    /// The command for a log, without the text it types (which may be private).
+    public var logDescription: String {
+        switch self {
+        case .key(let input, let action): return action == .press ? "key \(input)" : "key \(input) \(action.rawValue)"
+        case .longPress(let input, let ms): return "key \(input) held \(ms) ms"
+        case .text(let text): return "text (\(text.count) characters)"
+        case .launch(let app): return "launch \(Redaction.sanitize(app))"
+        case .volume(let change): return "volume \(change.rawValue)"
+        case .setVolume(let level): return "volume \(level)"
+        case .voice(let pcm, _): return "voice (\(pcm.count) bytes)"
+        case .search(let keyword): return "search (\(keyword.count) characters)"
+        case .wake(let request): return "wake (waiting up to \(Int(request.patience.seconds)) s)"
+        }
+    }
+}

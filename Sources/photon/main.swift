@@ -28,10 +28,11 @@ if arguments.first == CompletionNames.command {
     exit(0)
 }
 
-if let fast = FastCommand(arguments, environment: environment), let socket = fast.socketPath(environment: environment),
-    case .finished(let status) = FrontEnd.run(fast, socket: socket)
-{
-    exit(status)
+if let fast = FastCommand(arguments, environment: environment), let socket = fast.socketPath(environment: environment) {
+    if case .finished(let status) = FrontEnd.run(fast, socket: socket) { exit(status) }
+    // No daemon socket at all: photon-cli need not look again (one decision per command).
+    var info = stat()
+    if lstat(socket, &info) != 0 { setenv("PHOTON_NO_DAEMON", "1", 1) }
 }
 
 // Hand on: exec photon-cli from this executable's directory, keeping argv[0].

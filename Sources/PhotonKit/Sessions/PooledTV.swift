@@ -81,11 +81,16 @@ public actor PooledTV {
             throw outage(lastError)
         }
         let task = attempt ?? startAttempt(timeout: min(connectTimeout, max(deadline - ContinuousClock.now, .milliseconds(1))))
+        let opened: any RemoteSession
         do {
-            return try await Self.value(of: task, before: deadline)
+            opened = try await Self.value(of: task, before: deadline)
         } catch {
             throw outage(PhotonError.wrap(error))
         }
+        // Adopted now (not only by the attempt's own follow-up), so the state and the
+        // capabilities are current when the caller goes on.
+        await finish(task)
+        return opened
     }
 
     /// The attempt's session, or `timeout` at `deadline`: joining an attempt that a
