@@ -46,9 +46,6 @@ public actor PooledTV {
     /// The capabilities of the open session, or nil while disconnected.
     public var capabilities: Capabilities? { session?.capabilities }
 
-    /// The open session (for what is not a command: the app list).
-    public var openSession: (any RemoteSession)? { session }
-
     // MARK: commands
 
     /// Performs one command on the session, connecting first if needed, within
