@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: demo test build bench fuzz fuzz-ci setup clean install
+.PHONY: demo test build bench fuzz fuzz-ci setup clean install release
 
 ## make demo: install what is missing, build, run `photon demo`
 demo:
@@ -17,13 +17,20 @@ build:
 	$(SWIFT) build $(SWIFT_FLAGS)
 
 ## make test: install what is missing (peers, services), build, run the whole suite.
-## Tests run one at a time: many start real peers and TLS servers, and on a 2-core
-## machine running them all at once turns CPU contention into spurious timeouts.
+## Pure suites (codecs, the router, the session service over in-memory sessions, the
+## store) run in parallel; suites with real peers — TLS servers, emulators, child
+## processes, avahi-daemon, mosquitto — run one at a time, since on a 2-core machine
+## running them at once turns CPU contention into spurious timeouts. Each phase runs under
+## a watchdog (scripts/run-tests.sh): one stuck past its limit prints its threads and the
+## tests still open, and fails, instead of hanging CI.
+PURE_TESTS = PhotonCoreTests\.|PhotonCryptoTests\.|PhotonStoreTests\.|\.(LGMessageTests|ParserTests|SessionPoolTests|DeadlineQueueTests|WebSocketCodecTests|ServiceProtocolTests|MQTTBoundsTests|RokuCodecTests|SamsungCodecTests|RemoteCodecTests|PoloCodecTests|PairingSecretTests|FramingTests)/
 test:
 	scripts/setup.sh test
 	$(SWIFT) build $(SWIFT_FLAGS)
 	$(SWIFT) run --package-path Examples/CustomAdapter $(SWIFT_FLAGS) custom-adapter-demo
-	$(SWIFT) test --no-parallel $(SWIFT_FLAGS)
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	scripts/run-tests.sh 300 pure $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter '$(PURE_TESTS)'
+	scripts/run-tests.sh 600 real-peer $(SWIFT) test --skip-build --no-parallel $(SWIFT_FLAGS) --skip '$(PURE_TESTS)'
 
 ## make bench: release-built benchmarks; writes docs/benchmarks.md
 bench:
@@ -45,14 +52,25 @@ fuzz-ci:
 	scripts/setup.sh build
 	Fuzz/run.sh 5
 
-## make install PREFIX=/usr/local: release binaries (photon, photon-cli, photon-emulator),
-## man pages, shell completions and the systemd user unit (DESTDIR for packagers)
-PREFIX ?= /usr/local
-install:
+## make release: the release binaries (photon, photon-cli, photon-emulator)
+release:
 	scripts/setup.sh build
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-cli
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-emulator
+
+## make install PREFIX=/usr/local: release binaries, man pages, shell completions and the
+## systemd user unit (DESTDIR for packagers). Under sudo it only copies: it never compiles
+## as root in your checkout (run `make release` as yourself first).
+PREFIX ?= /usr/local
+install:
+	@if [ "$$(id -u)" = 0 ] && [ -n "$$SUDO_USER" ]; then \
+		for b in photon photon-cli photon-emulator; do \
+			[ -x .build/release/$$b ] || { echo "make install: .build/release/$$b is missing; run \`make release\` as $$SUDO_USER first, then sudo make install" >&2; exit 1; }; \
+		done; \
+	else \
+		$(MAKE) release; \
+	fi
 	scripts/install.sh "$(PREFIX)"
 
 setup:

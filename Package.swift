@@ -77,7 +77,12 @@ let package = Package(
         .executableTarget(
             name: "photon", dependencies: ["PhotonJSON", "PhotonWire"], path: "Sources/photon",
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
-        .executableTarget(name: "photon-cli", dependencies: ["PhotonCLI"], path: "Sources/photon-cli"),
+        // Release builds link photon-cli as a fixed-address (non-PIE) executable: a PIE of
+        // this size makes the dynamic loader apply ~76,000 relative relocations, touching
+        // hundreds of pages, before main on every cold key press.
+        .executableTarget(
+            name: "photon-cli", dependencies: ["PhotonCLI"], path: "Sources/photon-cli",
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"], .when(configuration: .release))]),
         .executableTarget(
             name: "photon-emulator",
             dependencies: ["PhotonCore", "PhotonArguments", "PhotonPlugins", "PhotonEmulatorSupport", "PhotonDiscovery"],
@@ -99,7 +104,7 @@ let package = Package(
         // The conformance suite every brand runs against its emulated TV (a library, so a
         // brand in its own package runs it too).
         .target(
-            name: "PhotonConformance", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
+            name: "PhotonConformance", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTesting", "PhotonKit", "PhotonStore"],
             path: "Sources/PhotonConformance"),
 
         // Brand adapters and their emulated TVs.
@@ -132,7 +137,7 @@ let package = Package(
             ],
             path: "Benchmarks/photon-bench"),
 
-        .target(name: "PhotonTestSupport", dependencies: ["PhotonCore"], path: "Tests/PhotonTestSupport"),
+        .target(name: "PhotonTestSupport", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonStore", "PhotonNet"], path: "Tests/PhotonTestSupport"),
         .testTarget(name: "PhotonCoreTests", dependencies: ["PhotonCore", "PhotonTesting"]),
         .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto", "PhotonTestSupport"]),
         .testTarget(
@@ -163,12 +168,16 @@ let package = Package(
         .testTarget(
             name: "LGWebOSTests",
             dependencies: ["LGWebOS", "LGWebOSEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
-        .testTarget(name: "PhotonServiceTests", dependencies: ["PhotonService", "PhotonKit", "PhotonCore", "PhotonStore", "PhotonTestSupport", "PhotonTesting"]),
+        .testTarget(
+            name: "PhotonServiceTests",
+            dependencies: [
+                "PhotonService", "PhotonKit", "PhotonCore", "PhotonStore", "PhotonTestSupport", "PhotonTesting", "PhotonConformance", "PhotonPlugins",
+            ]),
         .testTarget(
             name: "PhotonCLITests",
             dependencies: [
                 "PhotonCLI", "PhotonCore", "PhotonTestSupport", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonStore",
-                "PhotonEmulatorSupport", "PhotonNet", "PhotonService", "PhotonKit",
+                "PhotonEmulatorSupport", "PhotonNet", "PhotonService", "PhotonKit", "PhotonMQTT", "PhotonWire", "PhotonJSON",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -199,6 +199,17 @@ enum Benchmarks {
               the pointer socket); the Python column is aiowebostv 0.10.0, whose connect also
               subscribes to eight state services before the first key. Same method as Android TV.
 
+            ## Where a cold key spends its time
+
+            Each cold key above goes: the `photon` front end starts, finds no daemon and execs
+            `photon-cli`, which reads the store and this installation's identity, connects,
+            makes the TLS context, handshakes, opens the brand's session, sends, closes and
+            exits. Run with `PHOTON_TIMINGS=1`, photon-cli prints when each phase ended
+            (CLOCK_MONOTONIC); the benchmark stamps the spawn on the same clock. Anyone can do
+            the same: `PHOTON_TIMINGS=1 photon key TV home` prints one JSON line on stderr.
+
+            \(ColdKeyBreakdown.sections.withLock { $0 }.joined(separator: "\n\n"))
+
             """
     }
 

@@ -47,7 +47,7 @@ enum DaemonBench {
         let identity = try await store.clientIdentity().clientIdentity
         let context = AdapterContext(connector: NetConnector(), clientIdentity: identity, clientName: "bench", timeout: .seconds(10))
         let flow = AndroidTVAdapter().pairing(
-            with: Endpoint(host: "127.0.0.1", port: first.remotePort), options: ["pairing-port": String(first.pairingPort)],
+            with: Endpoint(host: "127.0.0.1", port: first.remotePort), options: AdapterOptionValues(ports: ["pairing": first.pairingPort]),
             context: context)
         var paired = try await flow.run(responder: AndroidTVBench.CodeFromEmulator(codes: log.codes))
         paired.device.nickname = "tv-0"

@@ -19,6 +19,7 @@ enum KeyBench {
             theirs.append(try AndroidTVBench.timeProcess(python, pythonArguments("cold", [])))
         }
         let coldOurs = Stats(samples: ours), coldTheirs = Stats(samples: theirs)
+        try ColdKeyBreakdown.measure(label: label, photon: photon, arguments: photonArguments)
         rows.append("| \(label): cold `photon key TV home`, process start to exit (p50) | \(ms(coldOurs.p50)) | \(ms(coldTheirs.p50)) | \(ratio(coldTheirs.p50, coldOurs.p50)) |")
 
         // 2. Warm latency: one key at a time over one session, send → emulator receipt.

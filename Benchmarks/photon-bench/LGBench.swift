@@ -35,7 +35,7 @@ enum LGBench {
         let identity = try await store.clientIdentity().clientIdentity
         let context = AdapterContext(connector: NetConnector(), clientIdentity: identity, clientName: "bench", timeout: .seconds(10))
         let adapter = LGWebOSAdapter()
-        var paired = try await adapter.pairing(with: Endpoint(host: "127.0.0.1", port: tv.port!), options: [:], context: context)
+        var paired = try await adapter.pairing(with: Endpoint(host: "127.0.0.1", port: tv.port!), options: AdapterOptionValues(), context: context)
             .run(responder: User())
         paired.device.nickname = "bench-lg"
         try await store.save(paired)

@@ -29,7 +29,7 @@ enum RokuBench {
         let identity = try await store.clientIdentity().clientIdentity
         let context = AdapterContext(connector: NetConnector(), clientIdentity: identity, clientName: "bench", timeout: .seconds(10))
         let adapter = RokuAdapter(pollInterval: .seconds(60))
-        var paired = try await adapter.pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: [:], context: context)
+        var paired = try await adapter.pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: AdapterOptionValues(), context: context)
             .run(responder: NoQuestions())
         paired.device.nickname = "bench-roku"
         try await store.save(paired)

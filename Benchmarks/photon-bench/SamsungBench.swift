@@ -35,7 +35,7 @@ enum SamsungBench {
         let context = AdapterContext(connector: NetConnector(), clientIdentity: identity, clientName: "bench", timeout: .seconds(10))
         let adapter = SamsungTVAdapter(keyPacing: .zero)
         var paired = try await adapter.pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.port), options: ["rest-port": String(tv.restPort)], context: context
+            with: Endpoint(host: "127.0.0.1", port: tv.port), options: AdapterOptionValues(ports: ["rest": tv.restPort]), context: context
         ).run(responder: Trusting())
         paired.device.nickname = "bench-samsung"
         try await store.save(paired)

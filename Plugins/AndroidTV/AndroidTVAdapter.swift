@@ -7,7 +7,25 @@ import PhotonCrypto
 public struct AndroidTVAdapter: TVAdapter {
     public static let brandID = "androidtv"
     public static let maximumCapabilities = Capabilities(
-        .keys, .longPress, .text, .appLaunch, .volumeState, .powerState, .voice, .currentApp, .wakeOnLAN)
+        .keys, .longPress, .text, .appLaunch, .volumeState, .powerState, .voice, .currentApp, .wakeOnLAN, .inputs)
+
+    /// Catalog apps as Android TV Remote v2 opens them: by a link the app registers (the
+    /// only way the protocol launches), then the package name the TV reports in front.
+    /// Kodi registers no link: its Play Store launch link is the one way, and Google
+    /// made launching by package unreliable in 2026.
+    public static let appCatalogIDs: [String: [String]] = [
+        "netflix": ["https://www.netflix.com/title", "com.netflix.ninja"],
+        "youtube": ["https://www.youtube.com", "com.google.android.youtube.tv"],
+        "prime-video": ["https://app.primevideo.com", "com.amazon.amazonvideo.livingroom"],
+        "disney-plus": ["https://www.disneyplus.com", "com.disney.disneyplus"],
+        "max": ["https://play.max.com", "com.wbd.stream"],
+        "hulu": ["https://www.hulu.com/welcome", "com.hulu.livingroomplus"],
+        "plex": ["plex://", "com.plexapp.android"],
+        "spotify": ["spotify://", "com.spotify.tv.android"],
+        "apple-tv": ["https://tv.apple.com", "com.apple.atve.androidtv.appletv"],
+        "twitch": ["twitch://home", "tv.twitch.android.app"],
+        "kodi": ["market://launch?id=org.xbmc.kodi", "org.xbmc.kodi"],
+    ]
 
     /// Features requested from the TV (IME can be left out: while it is on, some TVs hide
     /// their own on-screen keyboard).
@@ -20,29 +38,26 @@ public struct AndroidTVAdapter: TVAdapter {
         self.idleLimit = idleLimit
     }
 
-    public var id: String { Self.brandID }
-    public var displayName: String { "Android TV / Google TV (Remote v2)" }
-    /// v2, and the legacy v1 type so such TVs are listed as found but unsupported.
-    public var serviceTypes: [String] { ["_androidtvremote2._tcp", "_androidtvremote._tcp"] }
-    public var defaultPorts: [String: UInt16] { ["remote": 6466, "pairing": 6467] }
-    public var defaultPort: UInt16 { 6466 }
-    public var capabilities: Capabilities { Self.maximumCapabilities }
-    public var keyTable: [KeyMapping] { AndroidKeyCodes.keyTable }
-    public var pairingStyle: PairingStyle { .codeOnTV }
-    public var options: [AdapterOption] {
-        [AdapterOption("pairing-port", .port(named: "pairing"), help: "Android TV pairing port (default: remote port + 1)")]
-    }
-    /// The TV pins this installation's client certificate at pairing.
-    public var usesClientIdentity: Bool { true }
-    public var voiceFormat: VoiceFormat? { VoiceFormat(sampleRate: 8000) }
-    public var pairingHelp: String {
-        "Android TV then shows a 6-character code: type it at the prompt, or pipe it in as one line on stdin."
-    }
-    public var probeHelp: String {
-        "Android TV: a TLS handshake on the pairing port, reading name and MAC from the TV's certificate (no pairing request is sent)."
-    }
-    public var exampleApp: String { "https://www.youtube.com" }
-    public var launchHelp: String { "Android TV takes deep links (https://www.youtube.com, vnd.youtube://)." }
+    /// Made once: hosts read it on every lookup (`adapter.id`).
+    public var descriptor: AdapterDescriptor { Self.descriptor }
+
+    public static let descriptor = AdapterDescriptor(
+        id: Self.brandID, displayName: "Android TV / Google TV (Remote v2)",
+        // v2, and the legacy v1 type so such TVs are listed as found but unsupported.
+        discovery: .init(serviceTypes: ["_androidtvremote2._tcp", "_androidtvremote._tcp"]),
+        ports: .init(main: "remote", 6466, others: ["pairing": 6467]),
+        // The TV pins this installation's client certificate at pairing.
+        pairing: .init(
+            style: .codeOnTV,
+            options: [AdapterOption("pairing-port", .port(named: "pairing"), help: "Android TV pairing port (default: remote port + 1)")],
+            usesClientIdentity: true),
+        capabilities: Self.maximumCapabilities, keyTable: AndroidKeyCodes.keyTable, voiceFormat: VoiceFormat(sampleRate: 8000),
+        help: .init(
+            pairing: "Android TV then shows a 6-character code: type it at the prompt, or pipe it in as one line on stdin.",
+            probe: "Android TV: a TLS handshake on the pairing port, reading name and MAC from the TV's certificate (no pairing request is sent).",
+            launch: "Android TV takes deep links (https://www.youtube.com, vnd.youtube://).",
+            exampleApp: "https://www.youtube.com"),
+        appCatalogIDs: Self.appCatalogIDs)
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {
         let mac = service.txt["bt"].flatMap(AndroidTVCertificateSubject.normalizedMAC)
@@ -79,8 +94,8 @@ public struct AndroidTVAdapter: TVAdapter {
             mac: identity.mac, ports: ["remote": remote, "pairing": endpoint.port])
     }
 
-    public func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow {
-        let pairingPort = options["pairing-port"].flatMap(UInt16.init) ?? (endpoint.port &+ 1)
+    public func pairing(with endpoint: Endpoint, options: AdapterOptionValues, context: AdapterContext) -> any PairingFlow {
+        let pairingPort = options.ports["pairing"] ?? (endpoint.port &+ 1)
         return AndroidTVPairingFlow(
             pairingEndpoint: Endpoint(host: endpoint.host, port: pairingPort), remotePort: endpoint.port, context: context)
     }

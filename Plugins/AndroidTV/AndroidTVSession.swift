@@ -16,6 +16,7 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
     let tvFeatures: RemoteFeatures
     let active: RemoteFeatures
     let capabilities: Capabilities
+    var catalogIDs: [String: [String]] { AndroidTVAdapter.appCatalogIDs }
     let events: AsyncStream<TVEvent>
     let tvInfo: RemoteDeviceInfo?
     private let continuation: AsyncStream<TVEvent>.Continuation
@@ -45,7 +46,7 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
 
     static func capabilities(for features: RemoteFeatures) -> Capabilities {
         var set: Set<Capability> = [.wakeOnLAN]
-        if features.contains(.key) { set.formUnion([.keys, .longPress]) }
+        if features.contains(.key) { set.formUnion([.keys, .longPress, .inputs]) }
         if features.contains(.ime) { set.formUnion([.text, .currentApp]) }
         if features.contains(.appLink) { set.insert(.appLaunch) }
         if features.contains(.volume) { set.insert(.volumeState) }
@@ -68,8 +69,12 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
         let stream: any ByteStream
         do {
             stream = try await context.connector.openByteStream(to: device.endpoint, security: .tls(options), timeout: context.timeout)
-        } catch let error as PhotonError where error.code == .tls || error.code == .connectionClosed {
+        } catch let error as PhotonError where error.code == .tls {
+            // A TLS alert is the TV refusing this client's certificate.
             throw pairAgain(device, detail: error.message)
+        } catch let error as PhotonError where error.code == .connectionClosed {
+            // A bare close is what a network fault looks like too: not a refusal.
+            throw cutShort(device, error)
         }
         let framed = FramedStream(stream)
         do {
@@ -78,10 +83,14 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
             let first: [UInt8]?
             do {
                 first = try await framed.receive(timeout: context.timeout)
-            } catch let error as PhotonError where error.code == .tls || error.code == .connectionClosed {
+            } catch let error as PhotonError where error.code == .tls {
                 throw pairAgain(device, detail: error.message)
+            } catch let error as PhotonError where error.code == .connectionClosed {
+                throw cutShort(device, error)
             }
-            guard let first else { throw pairAgain(device, detail: "the TV closed the connection before configuring") }
+            guard let first else {
+                throw cutShort(device, PhotonError(.connectionClosed, "the TV closed the connection before configuring"))
+            }
             guard case .configure(let tvMask, let info) = try RemoteMessage.decode(first) else {
                 throw PhotonError(.protocolViolation, "the TV did not start with remote_configure")
             }
@@ -94,7 +103,7 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
             // Wait for the TV's set_active (answering pings that may come first).
             while true {
                 guard let bytes = try await framed.receive(timeout: context.timeout) else {
-                    throw pairAgain(device, detail: "the TV closed the connection during the handshake")
+                    throw cutShort(device, PhotonError(.connectionClosed, "the TV closed the connection during the handshake"))
                 }
                 let message = try RemoteMessage.decode(bytes)
                 if case .pingRequest(let v1, _) = message {
@@ -113,6 +122,15 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
             await framed.close()
             throw error
         }
+    }
+
+    /// A connection that ended without the TV saying why (no TLS alert): a network fault,
+    /// or a TV restarting — retried, never taken for a refusal. Only a TV's explicit
+    /// refusal (an alert) ends retries.
+    static func cutShort(_ device: DeviceRecord, _ error: PhotonError) -> PhotonError {
+        PhotonError(
+            .connectionClosed, "\(device.nickname) closed the connection before the session was set up (\(error.message))",
+            hint: "usually the network or a TV restarting; if it happens every time, the TV may have forgotten this client: pair again")
     }
 
     static func pairAgain(_ device: DeviceRecord, detail: String) -> PhotonError {
@@ -245,7 +263,7 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
     /// The TV's feature mask, in the words the core's capability check gives.
     func whyUnavailable(_ capability: Capability) -> PhotonError? {
         switch capability {
-        case .keys, .longPress:
+        case .keys, .longPress, .inputs:
             return PhotonError.unsupported(
                 "this TV does not accept keys right now (its feature mask \(tvFeatures.rawValue) lacks KEY)",
                 hint: "clear the storage of the TV's Android TV Remote Service app (Settings → Apps → system apps), restart the TV, then pair again")
@@ -258,6 +276,10 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
         case .search:
             return PhotonError.unsupported("Android TV Remote v2 has no search request", hint: "use `photon voice`, or `photon key TV search` then `photon text`")
         case .volumeSet: return PhotonError.unsupported("Android TV Remote v2 takes volume steps only", hint: "use `photon volume TV up` or `down`")
+        case .inputList:
+            return PhotonError.unsupported(
+                "Android TV Remote v2 cannot list a TV's inputs",
+                hint: "switch with a standard name: \(InputName.standardNames.joined(separator: ", "))")
         default: return nil
         }
     }

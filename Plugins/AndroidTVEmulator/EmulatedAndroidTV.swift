@@ -101,8 +101,8 @@ public final class EmulatedAndroidTV: Sendable {
         return [("CN", "atvremote/photon/emulator/\(c.name.prefix(max(1, 64 - fixed)))/\(c.mac)")]
     }
 
-    static func makeIdentity(_ c: Configuration) throws -> ClientIdentity {
-        try EmulatorIdentity.selfSigned(subject: subject(c), subjectAltNames: ["DNS:androidtv.local"])
+    static func makeIdentity(_ c: Configuration, freshKey: Bool = false) throws -> ClientIdentity {
+        try EmulatorIdentity.selfSigned(subject: subject(c), subjectAltNames: ["DNS:androidtv.local"], freshKey: freshKey)
     }
 
     static func loadOrMakeIdentity(_ c: Configuration) throws -> ClientIdentity {
@@ -129,8 +129,19 @@ public final class EmulatedAndroidTV: Sendable {
         // After the first start the ports stay the same (a restart is the same TV).
         let (boundRemote, boundPairing) = boundPorts.withLock { ($0.remote, $0.pairing) }
         let config = TLSServerConfiguration(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM)
+        // The remote port refuses a client certificate it has not paired inside the
+        // handshake, with a TLS alert (certificate unknown), as real TVs do.
+        var remoteConfig = config
+        remoteConfig.acceptsClient = { [weak self] fingerprint in
+            guard let self else { return false }
+            guard self.pairedClients.contains(fingerprint.compactHex) else {
+                self.emit(EmulatorEvent("client_rejected", [("reason", .string("client certificate not paired"))]))
+                return false
+            }
+            return true
+        }
         let remote = try TLSListener(
-            host: configuration.host, port: boundRemote != 0 ? boundRemote : configuration.remotePort, configuration: config)
+            host: configuration.host, port: boundRemote != 0 ? boundRemote : configuration.remotePort, configuration: remoteConfig)
         let wantedPairing = boundPairing != 0
             ? boundPairing : (configuration.pairingPort ?? (configuration.remotePort == 0 ? 0 : configuration.remotePort + 1))
         let pairing: TLSListener
@@ -195,7 +206,7 @@ public final class EmulatedAndroidTV: Sendable {
 
     /// A new certificate (a factory reset, or an impostor): paired clients should refuse it.
     public func rotateCertificate() async throws {
-        let identity = try Self.makeIdentity(configuration)
+        let identity = try Self.makeIdentity(configuration, freshKey: true)
         let info = try identity.certificateInfo()
         state.withLock {
             $0.identity = identity

@@ -5,6 +5,9 @@ import PhotonCore
 import PhotonNet
 
 extension EmulatedAndroidTV {
+    /// The input each TV_INPUT key switches to, by its standard name.
+    static let inputs: [Int32: String] = [243: "hdmi1", 244: "hdmi2", 245: "hdmi3", 246: "hdmi4", 170: "tv", 247: "av", 249: "component"]
+
     /// The remote port: unpaired clients are dropped right after the handshake; paired
     /// ones get the configure/set-active handshake, state reports and pings.
     func serveRemote(_ stream: TLSStream) async {
@@ -70,6 +73,8 @@ extension EmulatedAndroidTV {
                     }
                     emit(EmulatorEvent(
                         "key", [("key", .string(AndroidKeyCodes.name(of: code))), ("code", .int(Int(code))), ("direction", .string(direction.name))]))
+                    // A TV with inputs switches on the TV_INPUT keys.
+                    if direction != .endLong, let input = Self.inputs[code] { emit(EmulatorEvent("input", [("input", .string(input))])) }
                     try await react(toKey: code, direction: direction, framed: framed, active: active)
                 case .imeBatchEdit(_, _, let text):
                     if let text { emit(EmulatorEvent("text", [("text", .string(text))])) }

@@ -4,7 +4,7 @@ import PhotonCore
 /// subscriptions that feed events), the pointer input socket for buttons (requested again
 /// on every connection, opened once and shared), and a keep-alive that ends the session
 /// when the TV goes silent.
-final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeSetting {
+final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeSetting, AcknowledgesCommands {
     private struct State {
         var isOn: Bool?
         var volume: VolumeState?
@@ -18,6 +18,7 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
     let context: AdapterContext
     let keepAlive: Duration
     let capabilities = LGWebOSAdapter.maximumCapabilities
+    var catalogIDs: [String: [String]] { LGWebOSAdapter.appCatalogIDs }
     let events: AsyncStream<TVEvent>
     private let continuation: AsyncStream<TVEvent>.Continuation
     private let main: SSAPChannel
@@ -54,6 +55,10 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
         let greeting: LGHandshake.Greeting
         do {
             greeting = try await LGHandshake.greet(stream, timeout: context.timeout, log: context.log)
+            // Every LG TV may carry the same certificate, so the pin alone does not prove
+            // which TV answers: the UUID in its hello must be the paired one's before the
+            // client key is sent.
+            try LGWebOSAdapter.requireIdentity(of: greeting.hello, is: device)
             _ = try await LGHandshake.register(stream, clientKey: key, timeout: context.timeout, accept: context.timeout, log: context.log)
         } catch {
             await stream.close(code: 1000, reason: "")
@@ -107,8 +112,10 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
     }
 
     private func powerChanged(_ payload: JSONValue) {
-        guard let on = LGState.isOn(payload) else { return }
+        guard let on = LGState.isOn(payload), let power = LGState.powerState(payload) else { return }
         state.withLock { $0.isOn = on }
+        // The detail first: a status that has waited for `power` then has both.
+        continuation.yield(.powerState(power.state, reason: power.reason))
         continuation.yield(.power(isOn: on))
     }
 
@@ -173,9 +180,15 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
         finish(nil)
         await main.close()
         await pointerStream?.close(code: 1000, reason: "")
-        for task in tasks.withLock({ $0 }) {
-            task.cancel()
-            await task.value
+        let tasks = self.tasks.withLock { $0 }
+        for task in tasks { task.cancel() }
+        // Bounded: a task still inside a read the close did not end (seen once in ~60
+        // cold keys: the pointer socket's reader) must not keep a one-shot command from
+        // exiting. Two seconds, then the process goes on without it (`withTimeout` would
+        // wait for the task to notice its cancellation, which is what is stuck).
+        let ended: Void? = try? await waitAtMost(.seconds(2)) { for task in tasks { await task.value } }
+        if ended == nil {
+            context.log.debug("lg: a session task did not end within 2 s of closing; not waiting for it")
         }
     }
 
@@ -223,11 +236,17 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
             } else {
                 channel = try await connector.openMessageStream(request, timeout: timeout)
             }
-            if self.state.withLock({ $0.closed }) {
+            // Stored only while the session is open, in one step with the check: a close
+            // in between would otherwise miss it and leave its reader running.
+            let stored = self.state.withLock { s -> Bool in
+                guard !s.closed else { return false }
+                self.pointer.withLock { $0 = channel }
+                return true
+            }
+            guard stored else {
                 await channel.close(code: 1000, reason: "")
                 throw PhotonError(.connectionClosed, "the session to the TV is closed")
             }
-            self.pointer.withLock { $0 = channel }
             // The TV sends nothing here; reading answers its pings and notices a close.
             let drain = Task { [weak self] in
                 while let frame = try? await channel.receive(timeout: nil) { _ = frame }
@@ -245,10 +264,31 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
         try await stream.send(.text(frame))
     }
 
+    /// Whether the TV is on: as its subscription last said, else asked now (a fresh
+    /// session's first command may come before the subscription's first answer); nil
+    /// when the TV has no power-state service.
+    private func currentlyOn() async throws -> Bool? {
+        if let known = state.withLock({ $0.isOn }) { return known }
+        guard let payload = try? await main.request("com.webos.service.tvpower/power/getPowerState", timeout: context.timeout) else { return nil }
+        return LGState.isOn(payload)
+    }
+
+    /// The app in front, as the TV last reported it.
+    var foregroundApp: String? { state.withLock { $0.app } }
+
     // MARK: commands
 
-    private func checkOpen() throws {
+    func checkOpen() throws {
         if state.withLock({ $0.closed }) { throw PhotonError(.connectionClosed, "the session to the TV is closed") }
+    }
+
+    /// SSAP requests are answered; keys go over the pointer socket, which answers nothing.
+    func acknowledges(_ command: RemoteCommand) -> Bool {
+        switch command {
+        case .text, .launch, .setVolume, .input, .notify, .screen: return true
+        case .channel: return true  // tuned with tv/openChannel, which answers
+        default: return false
+        }
     }
 
     func sendKey(_ input: KeyInput, _ action: KeyAction) async throws {
@@ -277,7 +317,7 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
         _ = try await request("audio/setVolume", .object([("volume", .int(level))]))
     }
 
-    private func request(_ uri: String, _ payload: JSONValue = .object([])) async throws -> JSONValue {
+    func request(_ uri: String, _ payload: JSONValue = .object([])) async throws -> JSONValue {
         try CommandDeadline.checkBeforeSending()
         return try await main.request(uri, payload: payload, timeout: context.timeout)
     }
@@ -285,15 +325,15 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
     private func pressKey(_ input: KeyInput) async throws {
         switch input {
         case .key(.power), .key(.powerOff):
-            // turnOff toggles on real sets: sent only to a TV that is on (or unknown).
-            guard state.withLock({ $0.isOn }) != false else { return }
+            // turnOff toggles on real sets: sent only to a TV that is on (or cannot say).
+            guard try await currentlyOn() != false else { return }
             try CommandDeadline.checkBeforeSending()
             try await main.fire("system/turnOff")
         case .key(.powerOn):
-            guard state.withLock({ $0.isOn }) == false else { return }
-            throw PhotonError.unsupported(
-                "an LG TV in standby cannot be switched on over its socket",
-                hint: "waking needs Wake-on-LAN to its MACs (`photon wake`, or `photon key TV power --wake`)")
+            // Only a TV that answers gets here: in Active Standby the socket still takes
+            // system/turnOn (from deep standby only Wake-on-LAN wakes it).
+            guard try await currentlyOn() == false else { return }
+            _ = try await request("system/turnOn")
         case .key(.playPause):
             try await press(state.withLock { $0.playing } == true ? "PAUSE" : "PLAY")
         default:

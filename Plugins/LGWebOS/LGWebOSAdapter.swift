@@ -10,7 +10,15 @@ public struct LGWebOSAdapter: TVAdapter {
     public static let clientKeySecret = "client-key"
     public static let searchTarget = "urn:lge-com:service:webos-second-screen:1"
     public static let maximumCapabilities = Capabilities(
-        .keys, .text, .appLaunch, .appList, .volumeState, .volumeSet, .powerState, .currentApp, .wakeOnLAN)
+        .keys, .text, .appLaunch, .appList, .volumeState, .volumeSet, .powerState, .currentApp, .wakeOnLAN, .inputs, .inputList, .notifications,
+        .screenPower, .channelList)
+
+    /// Catalog apps' webOS ids. An LG TV lists its apps, so an app missing here (Max,
+    /// Twitch) is still found by its name in that list; Kodi has no webOS app.
+    public static let appCatalogIDs: [String: [String]] = [
+        "netflix": ["netflix"], "youtube": ["youtube.leanback.v4"], "prime-video": ["amazon"], "disney-plus": ["com.disney.disneyplus-prod"],
+        "hulu": ["hulu"], "plex": ["cdp-30"], "spotify": ["spotify-beehive"], "apple-tv": ["com.apple.appletv"],
+    ]
 
     /// How long pairing waits for the user to accept on the TV (real sets give up after
     /// about two minutes).
@@ -24,34 +32,33 @@ public struct LGWebOSAdapter: TVAdapter {
         self.keepAlive = keepAlive
     }
 
-    public var id: String { Self.brandID }
-    public var displayName: String { "LG webOS (SSAP)" }
-    /// LG TVs announce nothing useful over mDNS: SSDP and typed addresses only.
-    public var serviceTypes: [String] { [] }
-    public var defaultPorts: [String: UInt16] { ["wss": 3001, "ws": 3000] }
-    public var defaultPort: UInt16 { 3001 }
-    public var capabilities: Capabilities { Self.maximumCapabilities }
-    public var keyTable: [KeyMapping] { LGKeys.keyTable }
-    public var ssdpSearchTargets: [String] { [Self.searchTarget] }
-    public var pairingStyle: PairingStyle { .acceptOnTV }
-    public var options: [AdapterOption] {
-        [AdapterOption("ws-port", .port(named: "ws"), help: "LG plain WebSocket port, for old TVs without TLS (default 3000)")]
-    }
-    public var secretNames: [String] { [Self.clientKeySecret] }
-    public var pairingHelp: String {
-        "LG shows a prompt: accept it on the TV within 60 s; its client key is kept in the secret store (never printed). Every LG TV is reported to carry the same certificate, so the pin proves that the same certificate answers, not that it is your TV. TVs without TLS (before 2018) pair over plain WebSocket only with --allow-unencrypted."
-    }
-    public var probeHelp: String { "LG: the SSAP hello on port 3001 (TLS), or 3000 for old TVs." }
-    public var launchHelp: String { "LG takes app ids (youtube.leanback.v4, netflix) or an https:// link, opened in the browser." }
-    public var exampleApp: String { "youtube.leanback.v4" }
+    /// Made once: hosts read it on every lookup (`adapter.id`).
+    public var descriptor: AdapterDescriptor { Self.descriptor }
+
+    public static let descriptor = AdapterDescriptor(
+        id: Self.brandID, displayName: "LG webOS (SSAP)",
+        // LG TVs announce nothing useful over mDNS: SSDP and typed addresses only.
+        discovery: .init(ssdpSearchTargets: [Self.searchTarget]),
+        ports: .init(main: "wss", 3001, others: ["ws": 3000]),
+        pairing: .init(
+            style: .acceptOnTV,
+            options: [AdapterOption("ws-port", .port(named: "ws"), help: "LG plain WebSocket port, for old TVs without TLS (default 3000)")],
+            secretNames: [Self.clientKeySecret]),
+        capabilities: Self.maximumCapabilities, keyTable: LGKeys.keyTable,
+        help: .init(
+            pairing: "LG shows a prompt: accept it on the TV within 60 s; its client key is kept in the secret store (never printed). Every LG TV is reported to carry the same certificate, so the pin proves that the same certificate answers, not that it is your TV. TVs without TLS (before 2018) pair over plain WebSocket only with --allow-unencrypted.",
+            probe: "LG: the SSAP hello on port 3001 (TLS), or 3000 for old TVs.",
+            launch: "LG takes app ids (youtube.leanback.v4, netflix) or an https:// link, opened in the browser.",
+            exampleApp: "youtube.leanback.v4"),
+        appCatalogIDs: Self.appCatalogIDs)
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {
         guard service.type == "ssdp:" + Self.searchTarget else { return nil }
         // USN: uuid:<device UUID>::urn:lge-com:service:webos-second-screen:1
         let uuid = (service.txt["usn"] ?? "").split(separator: ":").dropFirst().first.map(String.init)
         return TVCandidate(
-            brand: id, name: "LG TV at \(service.host)", endpoint: Endpoint(host: service.host, port: defaultPort),
-            id: uuid.flatMap(Self.deviceID(uuid:)), ports: defaultPorts)
+            brand: id, name: "LG TV at \(service.host)", endpoint: Endpoint(host: service.host, port: descriptor.ports.main),
+            id: uuid.flatMap(Self.deviceID(uuid:)), ports: descriptor.ports.all)
     }
 
     public func probe(host: String, ports: [String: UInt16], context: AdapterContext) async throws -> TVCandidate? {
@@ -82,8 +89,8 @@ public struct LGWebOSAdapter: TVAdapter {
         return candidate
     }
 
-    public func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow {
-        LGPairingFlow(endpoint: endpoint, plainPort: options["ws-port"].flatMap(UInt16.init) ?? 3000, context: context, acceptTimeout: acceptTimeout)
+    public func pairing(with endpoint: Endpoint, options: AdapterOptionValues, context: AdapterContext) -> any PairingFlow {
+        LGPairingFlow(endpoint: endpoint, plainPort: options.ports["ws"] ?? 3000, context: context, acceptTimeout: acceptTimeout)
     }
 
     public func openSession(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws -> any RemoteSession {
@@ -106,6 +113,16 @@ public struct LGWebOSAdapter: TVAdapter {
 
     /// `lg-` and the last 12 letters and digits of the TV's UUID: what hello and SSDP
     /// both report, stable across addresses.
+    /// The paired TV, by the UUID its hello reports (when it reports one), or
+    /// `pinMismatch` (exit 5) before the client key leaves.
+    static func requireIdentity(of hello: LGHello, is device: DeviceRecord) throws {
+        guard let uuid = hello.deviceUUID, let id = deviceID(uuid: uuid), id != device.id else { return }
+        throw PhotonError(
+            .pinMismatch,
+            "another LG TV answers at \(device.endpoint) (it reports \(id), not \(Redaction.sanitize(device.id)) paired as \(Redaction.sanitize(device.nickname))); its client key was not sent",
+            hint: "LG TVs can share one certificate, so Photon checks the TV's id too; if the TV was replaced, pair again: photon pair \(device.host) --brand lg --replace")
+    }
+
     static func deviceID(uuid: String) -> String? {
         let compact = String(uuid.lowercased().unicodeScalars.filter { $0.isASCII && $0.properties.isASCIIHexDigit }.suffix(12).map(Character.init))
         return compact.count >= 6 ? "lg-" + compact : nil

@@ -134,9 +134,31 @@ public struct LGHello: Sendable, Equatable {
 public enum LGState {
     /// `getPowerState`: Active, Screen Off and Screen Saver are on; Active Standby,
     /// Suspend and Power Off (or no state) are off.
+    /// A TV still `Active` but `processing` a switch-off ("Request Active Standby",
+    /// "Request Power Off", "Request Suspend") is not on: it is going.
     public static func isOn(_ payload: JSONValue) -> Bool? {
+        powerState(payload).map { $0.state == .on || $0.state == .screenOff }
+    }
+
+    /// The power state and the TV's words for it. Active is on (Screen Saver too, with
+    /// that reason), Screen Off is screen-off, Active Standby is standby, Suspend and Power
+    /// Off are off; a switch-off in progress is the state it is going to. There is no
+    /// known value for pixel refresh: it reads as whatever the TV reports.
+    public static func powerState(_ payload: JSONValue) -> (state: PowerState, reason: String?)? {
         guard let state = payload["state"]?.stringValue else { return nil }
-        return !["Active Standby", "Suspend", "Power Off"].contains(state)
+        let processing = payload["processing"]?.stringValue.map { Redaction.sanitize($0, limit: 64) }
+        if let processing, processing.hasPrefix("Request") {
+            if processing.contains("Standby") { return (.standby, processing) }
+            if processing.contains("Power Off") || processing.contains("Suspend") { return (.off, processing) }
+        }
+        switch state {
+        case "Active": return (.on, processing)
+        case "Screen Saver": return (.on, "Screen Saver")
+        case "Screen Off": return (.screenOff, "Screen Off")
+        case "Active Standby": return (.standby, "Active Standby")
+        case "Suspend", "Power Off": return (.off, state)
+        default: return (.on, Redaction.sanitize(state, limit: 64))
+        }
     }
 
     /// `getVolume` in both shapes: `{"volumeStatus":{"volume","muteStatus","maxVolume"}}`

@@ -85,6 +85,7 @@ public final class EmulatedLGTV: Sendable {
         var acceptOverride: Accept?
         var misbehaviour: Misbehaviour
         var powerState: String
+        var processing: String?
         var volume = 12
         var muted = false
         var app = "com.webos.app.home"
@@ -124,8 +125,8 @@ public final class EmulatedLGTV: Sendable {
 
     /// LG's chain is "LGE TV SSG", issued by LG's private CA; this one is self-signed
     /// under the same subject.
-    static func makeIdentity() throws -> ClientIdentity {
-        try EmulatorIdentity.selfSigned(subject: [("CN", "LGE TV SSG"), ("O", "LG Electronics Inc.")])
+    static func makeIdentity(freshKey: Bool = false) throws -> ClientIdentity {
+        try EmulatorIdentity.selfSigned(subject: [("CN", "LGE TV SSG"), ("O", "LG Electronics Inc.")], freshKey: freshKey)
     }
 
     static func loadOrMakeIdentity(_ c: Configuration) throws -> ClientIdentity {
@@ -212,7 +213,7 @@ public final class EmulatedLGTV: Sendable {
     /// A new certificate, as after a factory reset (or an impostor).
     public func rotateCertificate() async throws {
         guard configuration.port != nil else { throw PhotonError.unsupported("this emulated TV has no TLS port") }
-        let identity = try Self.makeIdentity()
+        let identity = try Self.makeIdentity(freshKey: true)
         let info = try identity.certificateInfo()
         state.withLock {
             $0.identity = identity
@@ -248,8 +249,13 @@ public final class EmulatedLGTV: Sendable {
     }
 
     /// Changes the power state as the TV's own remote would, telling subscribers.
-    public func setPowerState(_ value: String) async {
-        state.withLock { $0.powerState = value }
+    /// Sets the power state subscribers see; `processing` as the TV reports a change in
+    /// progress ("Request Active Standby" while still Active).
+    public func setPowerState(_ value: String, processing: String? = nil) async {
+        state.withLock {
+            $0.powerState = value
+            $0.processing = processing
+        }
         await push("com.webos.service.tvpower/power/getPowerState")
     }
 }

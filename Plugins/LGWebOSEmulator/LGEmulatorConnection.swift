@@ -85,6 +85,7 @@ extension EmulatedLGTV {
                 ])),
             ]))
         case "register":
+            emit(EmulatorEvent("register_received", [("with_key", .bool(json["payload"]?["client-key"] != nil))]))
             try await register(json["payload"] ?? .object([]), id: id, client)
         case "request", "subscribe":
             let uri = String((json["uri"]?.stringValue ?? "").trimmingPrefix("ssap://"))

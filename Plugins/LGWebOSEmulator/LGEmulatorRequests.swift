@@ -25,14 +25,30 @@ extension EmulatedLGTV {
         "tv/getChannelList": "READ_TV_CHANNEL_LIST", "tv/getCurrentChannel": "READ_CURRENT_CHANNEL",
         "tv/channelUp": "CONTROL_INPUT_TV", "tv/channelDown": "CONTROL_INPUT_TV", "tv/openChannel": "CONTROL_INPUT_TV",
         "settings/setSystemSettings": "WRITE_SETTINGS", "system.notifications/createToast": "WRITE_NOTIFICATION_TOAST",
+        "com.webos.service.tvpower/power/turnOffScreen": "CONTROL_TV_SCREEN", "com.webos.service.tvpower/power/turnOnScreen": "CONTROL_TV_SCREEN",
         "media.controls/play": "CONTROL_INPUT_MEDIA_PLAYBACK", "media.controls/pause": "CONTROL_INPUT_MEDIA_PLAYBACK",
         "media.controls/stop": "CONTROL_INPUT_MEDIA_PLAYBACK",
     ]
 
     static let apps: [(String, String)] = [
         ("com.webos.app.home", "Home"), ("com.webos.app.livetv", "Live TV"), ("youtube.leanback.v4", "YouTube"), ("netflix", "Netflix"),
-        ("com.webos.app.browser", "Web Browser"), ("com.webos.app.hdmi1", "HDMI 1"),
+        ("com.webos.app.browser", "Web Browser"), ("com.webos.app.hdmi1", "HDMI 1"), ("com.webos.app.hdmi2", "PlayStation"),
+        ("com.webos.app.hdmi3", "HDMI 3"), ("com.webos.app.externalinput.av1", "AV"),
     ]
+
+    /// The external inputs (id, label, app, standard name for the `input` event); the user
+    /// renamed HDMI 2.
+    static let inputs: [(id: String, label: String, app: String, name: String)] = [
+        ("HDMI_1", "HDMI 1", "com.webos.app.hdmi1", "hdmi1"), ("HDMI_2", "PlayStation", "com.webos.app.hdmi2", "hdmi2"),
+        ("HDMI_3", "HDMI 3", "com.webos.app.hdmi3", "hdmi3"), ("AV_1", "AV", "com.webos.app.externalinput.av1", "av"),
+    ]
+
+    /// The emulated TV's channel `n`: 7-1, 7-2, 9-1, then 10-1, 11-1… (ATSC-style numbers,
+    /// as US sets report them).
+    static func channel(_ n: Int) -> (id: String, number: String, name: String) {
+        let (major, minor) = n < 2 ? (7, n + 1) : (n + 7, 1)
+        return ("1_\(major)_\(minor)_0_\(n + 1)", "\(major)-\(minor)", "Photon \(["News", "Weather", "Sports"][min(n, 2)]) \(n + 1)")
+    }
 
     /// Answers a request or subscription.
     func answer(_ uri: String, payload: JSONValue, id: JSONValue, subscribe: Bool, _ client: Client) async throws {
@@ -55,7 +71,13 @@ extension EmulatedLGTV {
                 return try await fail(client, id, error.message)
             }
         }
-        guard let fields = try await perform(uri, payload, client) else {
+        let performed: [(String, JSONValue)]?
+        do {
+            performed = try await perform(uri, payload, client)
+        } catch let error as ServiceError {
+            return try await fail(client, id, error.message)
+        }
+        guard let fields = performed else {
             emit(EmulatorEvent("refused", [("uri", .string(uri)), ("reason", .string("no such service"))]))
             return try await fail(client, id, "404 no such service or method")
         }
@@ -90,7 +112,7 @@ extension EmulatedLGTV {
                 ("features", .object([("dvr", true), ("3d", false)])), ("programMode", false),
             ])
         case "com.webos.service.tvpower/power/getPowerState":
-            return .success([("state", .string(s.powerState))])
+            return .success([("state", .string(s.powerState))] + (s.processing.map { [("processing", .string($0))] } ?? []))
         case "com.webos.applicationManager/getForegroundAppInfo":
             return .success([("appId", .string(s.app)), ("windowId", ""), ("processId", "")])
         case "audio/getVolume":
@@ -106,9 +128,10 @@ extension EmulatedLGTV {
         case "com.webos.applicationManager/listLaunchPoints":
             return .success([("launchPoints", .array(Self.apps.map { .object([("id", .string($0.0)), ("title", .string($0.1)), ("icon", "")]) }))])
         case "tv/getExternalInputList":
-            return .success([("devices", .array([.object([
-                ("id", "HDMI_1"), ("label", "HDMI 1"), ("connected", false), ("appId", "com.webos.app.hdmi1"),
-            ])]))])
+            return .success([("devices", .array(Self.inputs.enumerated().map { n, input in .object([
+                ("id", .string(input.id)), ("label", .string(input.label)), ("port", .int(n + 1)), ("connected", .bool(n == 1)),
+                ("appId", .string(input.app)), ("favorite", false),
+            ]) }))])
         case "com.webos.service.apiadapter/audio/getSoundOutput":
             return .success([("soundOutput", "tv_speaker")])
         case "com.webos.media/getForegroundAppInfo":
@@ -119,12 +142,14 @@ extension EmulatedLGTV {
             return .success([
                 ("channelListCount", .int(configuration.channelCount)),
                 ("channelList", .array((0..<configuration.channelCount).map { n in
-                    .object([("channelId", .string("1_\(n + 1)_0_0")), ("channelName", .string("Channel \(n + 1)")), ("channelNumber", .string(String(n + 1)))])
+                    let channel = Self.channel(n)
+                    return .object([("channelId", .string(channel.id)), ("channelName", .string(channel.name)), ("channelNumber", .string(channel.number))])
                 })),
             ])
         case "tv/getCurrentChannel":
             guard s.app == "com.webos.app.livetv" else { return .failure(ServiceError(message: "500 Application error")) }
-            return .success([("channelId", "1_1_0_0"), ("channelName", "Channel 1"), ("channelNumber", "1")])
+            let first = Self.channel(0)
+            return .success([("channelId", .string(first.id)), ("channelName", .string(first.name)), ("channelNumber", .string(first.number))])
         default:
             return nil
         }
@@ -153,6 +178,8 @@ extension EmulatedLGTV {
             return []
         case "system/turnOff":
             emit(EmulatorEvent("power_off"))
+            // As real sets do: still Active while the switch-off is processed, then standby.
+            await setPowerState("Active", processing: "Request Active Standby")
             await setPowerState("Active Standby")
             return []
         case "system/turnOn":
@@ -205,7 +232,35 @@ extension EmulatedLGTV {
             return [("toastId", "com.webos.service.apiadapter-1")]
         case "settings/setSystemSettings":
             return []
-        case "tv/channelUp", "tv/channelDown", "tv/openChannel", "tv/switchInput":
+        case "com.webos.service.tvpower/power/turnOffScreen", "com.webos.service.tvpower/power/turnOnScreen":
+            let on = uri.hasSuffix("OnScreen")
+            // Only a TV that is on has a picture to switch.
+            guard ["Active", "Screen Off", "Screen Saver"].contains(state.withLock({ $0.powerState })) else {
+                throw ServiceError(message: "500 Application error")
+            }
+            emit(EmulatorEvent("screen", [("on", .bool(on))]))
+            await setPowerState(on ? "Active" : "Screen Off")
+            return []
+        case "tv/switchInput":
+            guard let input = Self.inputs.first(where: { $0.id == payload["inputId"]?.stringValue }) else {
+                emit(EmulatorEvent("refused", [("uri", .string(uri)), ("reason", .string("no such input"))]))
+                throw ServiceError(message: "500 Application error")
+            }
+            state.withLock { $0.app = input.app }
+            emit(EmulatorEvent("input", [("input", .string(input.name)), ("id", .string(input.id))]))
+            await push("com.webos.applicationManager/getForegroundAppInfo")
+            return []
+        case "tv/openChannel":
+            let id = payload["channelId"]?.stringValue
+            guard let n = (0..<configuration.channelCount).first(where: { Self.channel($0).id == id }) else {
+                emit(EmulatorEvent("refused", [("uri", .string(uri)), ("reason", .string("no such channel"))]))
+                throw ServiceError(message: "500 Application error")
+            }
+            state.withLock { $0.app = "com.webos.app.livetv" }
+            emit(EmulatorEvent("channel", [("number", .string(Self.channel(n).number)), ("id", .string(Self.channel(n).id))]))
+            await push("com.webos.applicationManager/getForegroundAppInfo")
+            return []
+        case "tv/channelUp", "tv/channelDown":
             emit(EmulatorEvent("tv", [("action", .string(String(uri.dropFirst(3))))]))
             return []
         case "media.controls/play", "media.controls/pause", "media.controls/stop":

@@ -6,28 +6,37 @@ import PhotonCore
 /// change when the TV refuses, and one kept-alive connection per TV.
 public struct RokuAdapter: TVAdapter {
     public static let brandID = "roku"
-    public static let maximumCapabilities = Capabilities(.keys, .longPress, .text, .appLaunch, .appList, .powerState, .currentApp, .search, .wakeOnLAN)
+    public static let maximumCapabilities = Capabilities(
+        .keys, .longPress, .text, .appLaunch, .appList, .powerState, .currentApp, .search, .wakeOnLAN, .inputs, .inputList, .channelList)
+
+    /// Catalog apps' Roku channel ids (a Roku lists its channels, so one missing here is
+    /// still found by its name); Kodi has no Roku channel.
+    public static let appCatalogIDs: [String: [String]] = [
+        "netflix": ["12"], "youtube": ["837"], "prime-video": ["13"], "disney-plus": ["291097"], "max": ["61322"], "hulu": ["2285"],
+        "plex": ["13535"], "spotify": ["22297"], "apple-tv": ["551012"],
+    ]
 
     /// How often a session asks for power and the foreground app (ECP has no push).
     public var pollInterval: Duration
 
     public init(pollInterval: Duration = .seconds(3)) { self.pollInterval = pollInterval }
 
-    public var id: String { Self.brandID }
-    public var displayName: String { "Roku (External Control Protocol)" }
-    public var serviceTypes: [String] { [] }
-    public var ssdpSearchTargets: [String] { ["roku:ecp"] }
-    public var defaultPorts: [String: UInt16] { ["ecp": 8060] }
-    public var defaultPort: UInt16 { 8060 }
-    public var capabilities: Capabilities { Self.maximumCapabilities }
-    public var keyTable: [KeyMapping] { RokuKeys.keyTable }
-    public var pairingStyle: PairingStyle { .none }
-    public var pairingHelp: String {
-        "Roku needs no pairing (ECP has no authentication: anyone on the network can send keys); Photon stores the set by its serial number and refuses another device at that address."
-    }
-    public var probeHelp: String { "Roku: GET /query/device-info on the ECP port (8060), which also tells whether \"Control by mobile apps\" allows commands." }
-    public var launchHelp: String { "Roku takes channel ids (12 is Netflix), with deep-link parameters: 12?contentId=80057281&mediaType=movie." }
-    public var exampleApp: String { "12" }
+    /// Made once: hosts read it on every lookup (`adapter.id`).
+    public var descriptor: AdapterDescriptor { Self.descriptor }
+
+    public static let descriptor = AdapterDescriptor(
+        id: Self.brandID, displayName: "Roku (External Control Protocol)", discovery: .init(ssdpSearchTargets: ["roku:ecp"]),
+        ports: .init(main: "ecp", Self.ecpPort), pairing: .init(style: .none),
+        capabilities: Self.maximumCapabilities, keyTable: RokuKeys.keyTable,
+        help: .init(
+            pairing: "Roku needs no pairing (ECP has no authentication: anyone on the network can send keys); Photon stores the set by its serial number and refuses another device at that address.",
+            probe: "Roku: GET /query/device-info on the ECP port (8060), which also tells whether \"Control by mobile apps\" allows commands.",
+            launch: "Roku takes channel ids (12 is Netflix), with deep-link parameters: 12?contentId=80057281&mediaType=movie.",
+            exampleApp: "12"),
+        appCatalogIDs: Self.appCatalogIDs)
+
+    /// ECP's port.
+    public static let ecpPort: UInt16 = 8060
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {
         guard service.type == "ssdp:roku:ecp" else { return nil }
@@ -35,14 +44,14 @@ public struct RokuAdapter: TVAdapter {
         let usn = service.txt["usn"] ?? ""
         let parts = usn.split(separator: ":")
         let serial = parts.count >= 4 && parts[0] == "uuid" && parts[1] == "roku" && parts[2] == "ecp" ? String(parts[3]) : nil
-        let port = service.txt["location"].flatMap { URLParts.port(of: $0) } ?? defaultPort
+        let port = service.txt["location"].flatMap { URLParts.port(of: $0) } ?? Self.ecpPort
         return TVCandidate(
             brand: id, name: "Roku \(serial.map { Redaction.sanitize($0, limit: 32) } ?? service.host)",
             endpoint: Endpoint(host: service.host, port: port), id: serial.map { "roku-" + $0.lowercased() }, ports: ["ecp": port])
     }
 
     public func probe(host: String, ports: [String: UInt16], context: AdapterContext) async throws -> TVCandidate? {
-        let endpoint = Endpoint(host: host, port: ports["ecp"] ?? defaultPort)
+        let endpoint = Endpoint(host: host, port: ports["ecp"] ?? Self.ecpPort)
         let client = HTTPKeepAliveClient(endpoint: endpoint, connector: context.connector, timeout: context.timeout)
         defer { Task { await client.drop() } }
         let info = try await Self.deviceInfo(client)
@@ -52,12 +61,19 @@ public struct RokuAdapter: TVAdapter {
         return candidate
     }
 
-    public func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow {
+    public func pairing(with endpoint: Endpoint, options: AdapterOptionValues, context: AdapterContext) -> any PairingFlow {
         RokuPairing(endpoint: endpoint, context: context)
     }
 
     public func openSession(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws -> any RemoteSession {
-        let client = HTTPKeepAliveClient(endpoint: device.endpoint, connector: context.connector, timeout: context.timeout)
+        // ECP has no authentication: every new connection — the first, one reopened after
+        // an idle spell, the poller's — must show the paired serial before it carries a
+        // request, or a warm session could send keys to another Roku at the address.
+        let client = HTTPKeepAliveClient(endpoint: device.endpoint, connector: context.connector, timeout: context.timeout) { get in
+            let response = try await get("/query/device-info")
+            try RokuSession.check(response, what: "device-info")
+            try Self.requireSerial(of: try RokuDeviceInfo.parse(response.body), is: device)
+        }
         let info: RokuDeviceInfo
         do {
             info = try await Self.deviceInfo(client)
@@ -65,14 +81,16 @@ public struct RokuAdapter: TVAdapter {
             await client.drop()
             throw error
         }
-        guard info.deviceID == device.id else {
-            await client.drop()
-            throw PhotonError(
-                .pinMismatch,
-                "another Roku answers at \(device.endpoint) (serial \(Redaction.sanitize(info.serial)), not the one paired as \(Redaction.sanitize(device.nickname))); nothing was sent",
-                hint: "if the TV was replaced or the address moved, pair again: photon pair \(device.endpoint) --brand roku --replace")
-        }
-        return RokuSession(client: client, device: device, first: info, pollInterval: pollInterval, log: context.log)
+        return RokuSession(client: client, device: device, first: info, pollInterval: pollInterval, context: context)
+    }
+
+    /// The paired set, or `pinMismatch` (exit 5) with nothing sent.
+    static func requireSerial(of info: RokuDeviceInfo, is device: DeviceRecord) throws {
+        guard info.deviceID != device.id else { return }
+        throw PhotonError(
+            .pinMismatch,
+            "another Roku answers at \(device.endpoint) (serial \(Redaction.sanitize(info.serial)), not the one paired as \(Redaction.sanitize(device.nickname))); nothing was sent",
+            hint: "if the TV was replaced or the address moved, pair again: photon pair \(device.endpoint) --brand roku --replace")
     }
 
     /// `GET /query/device-info`, with the access refusals named.

@@ -14,6 +14,17 @@ public struct RokuDeviceInfo: Sendable, Equatable {
 
     public var isOn: Bool { powerMode == "PowerOn" }
 
+    /// `power-mode` as a power state: PowerOn is on; Headless (playing with the display
+    /// off) is screen-off; DisplayOff and Ready (fast start) are standby.
+    public var powerState: PowerState? {
+        switch powerMode {
+        case "PowerOn": return .on
+        case "Headless": return .screenOff
+        case "DisplayOff", "Ready": return .standby
+        default: return nil
+        }
+    }
+
     /// The photon id of this device: stable, from its serial number.
     public var deviceID: String { "roku-" + serial.lowercased() }
 

@@ -2,22 +2,27 @@ import PhotonCore
 
 /// A Roku in use: commands as ECP requests over one kept-alive connection, and power and
 /// the foreground app polled (ECP pushes nothing). Volume is not reported by ECP.
-final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searching {
+final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searching, AcknowledgesCommands {
     let client: HTTPKeepAliveClient
     let device: DeviceRecord
     let capabilities = RokuAdapter.maximumCapabilities
+    var catalogIDs: [String: [String]] { RokuAdapter.appCatalogIDs }
     let events: AsyncStream<TVEvent>
     private let continuation: AsyncStream<TVEvent>.Continuation
     private let closed = Locked<PhotonError??>(nil)
     private let poller = Locked<Task<Void, Never>?>(nil)
     private let log: PhotonLog
+    private let clock: any RouterClock
 
-    init(client: HTTPKeepAliveClient, device: DeviceRecord, first: RokuDeviceInfo, pollInterval: Duration, log: PhotonLog) {
+    init(client: HTTPKeepAliveClient, device: DeviceRecord, first: RokuDeviceInfo, pollInterval: Duration, context: AdapterContext) {
         self.client = client
         self.device = device
-        self.log = log
+        self.log = context.log
+        self.clock = context.clock
         (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
         continuation.yield(.deviceInfo(model: first.model, vendor: first.vendor, version: nil))
+        // The detail first: a status that has waited for `power` then has both.
+        if let state = first.powerState { continuation.yield(.powerState(state, reason: first.powerMode)) }
         continuation.yield(.power(isOn: first.isOn))
         let task = Task { [weak self] () -> Void in await self?.poll(every: pollInterval, lastPower: first.isOn) }
         poller.withLock { $0 = task }
@@ -27,13 +32,18 @@ final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searc
     /// session when the TV stops answering or answers garbage.
     private func poll(every interval: Duration, lastPower: Bool) async {
         var power = lastPower
+        var mode: String?
         var app: String?
         var playback: PlaybackState?
         var first = true
         while !Task.isCancelled {
             do {
-                if !first { try await Task.sleep(for: interval) }
+                if !first { try await clock.sleep(for: interval) }
                 let info = try await RokuAdapter.deviceInfo(client)
+                if info.powerMode != mode {
+                    if !first, let state = info.powerState { continuation.yield(.powerState(state, reason: info.powerMode)) }
+                    mode = info.powerMode
+                }
                 if info.isOn != power || first {
                     power = info.isOn
                     if !first { continuation.yield(.power(isOn: power)) }
@@ -118,7 +128,7 @@ final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searc
 
     // MARK: commands
 
-    private func checkOpen() throws {
+    func checkOpen() throws {
         if let reason = closed.withLock({ $0 }) {
             throw reason ?? PhotonError(.connectionClosed, "the session to the Roku is closed")
         }
@@ -131,10 +141,24 @@ final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searc
         try await post("/\(verb)/\(code)", what: "the \(code) key")
     }
 
+    /// Every ECP command is an HTTP request the TV answers.
+    func acknowledges(_ command: RemoteCommand) -> Bool { true }
+
     func type(_ text: String) async throws {
         try checkOpen()
         guard !text.isEmpty, text.count <= 256 else { throw PhotonError(.usage, "give 1 to 256 characters of text") }
-        for literal in RokuKeys.literals(text) { try await post("/keypress/\(literal)", what: "text") }
+        let literals = RokuKeys.literals(text)
+        for (typed, literal) in literals.enumerated() {
+            do {
+                try await post("/keypress/\(literal)", what: "text")
+            } catch where typed > 0 {
+                // One request per character: say how much of the text the TV has.
+                let error = PhotonError.wrap(error)
+                throw PhotonError(
+                    error.code, "typed \(typed) of \(literals.count) characters, then: \(error.message)",
+                    hint: "the rest was not sent; the TV's field holds the first \(typed)")
+            }
+        }
     }
 
     func launch(_ app: String) async throws {
@@ -165,7 +189,7 @@ final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searc
         return id + "?" + query.joined(separator: "&")
     }
 
-    private func post(_ target: String, what: String) async throws {
+    func post(_ target: String, what: String) async throws {
         let response = try await client.request("POST", target)
         try Self.check(response, what: what)
     }

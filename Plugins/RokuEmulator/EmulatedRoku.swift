@@ -22,6 +22,8 @@ public final class EmulatedRoku: Sendable {
         public var access = NetworkAccess.enabled
         /// A UDP port on `host` to answer SSDP searches on (nil: none).
         public var ssdpPort: UInt16?
+        /// The `power-mode` it starts in: PowerOn, DisplayOff (standby), Headless, Ready.
+        public var powerMode = "PowerOn"
         public init() {}
     }
 
@@ -32,6 +34,8 @@ public final class EmulatedRoku: Sendable {
         var misbehaviour = Misbehaviour.none
         /// The misbehaviour is for the next query only.
         var misbehaveOnce = false
+        /// Hang up on the text keypress after this many characters (a network cut mid-text).
+        var cutTextAfter: Int?
         var text = ""
         var serving = true
         var connections: [Int: SocketStream] = [:]
@@ -46,7 +50,17 @@ public final class EmulatedRoku: Sendable {
     private let tasks = Locked<[Task<Void, Never>]>([])
     public var port: UInt16 { listener.port }
 
-    static let apps: [(id: String, name: String)] = [("12", "Netflix"), ("837", "YouTube"), ("tvinput.hdmi1", "HDMI 1"), ("tvinput.dtv", "Live TV")]
+    /// Channels, then the TV's inputs as Roku TVs list them (the user renamed HDMI 2).
+    static let apps: [(id: String, name: String)] = [
+        ("12", "Netflix"), ("837", "YouTube"), ("tvinput.hdmi1", "HDMI 1"), ("tvinput.hdmi2", "PlayStation"), ("tvinput.hdmi3", "HDMI 3"),
+        ("tvinput.cvbs", "AV"), ("tvinput.dtv", "Live TV"),
+    ]
+    /// The antenna channels (a hidden one is left out of lists by clients).
+    static let channels: [(number: String, name: String, hidden: Bool)] = [
+        ("7.1", "Photon News", false), ("7.2", "Photon Weather", false), ("9.1", "Photon Sports", false), ("11.1", "Hidden", true),
+    ]
+    /// The standard name of each input, for the `input` event.
+    static let inputNames = ["tvinput.hdmi1": "hdmi1", "tvinput.hdmi2": "hdmi2", "tvinput.hdmi3": "hdmi3", "tvinput.cvbs": "av", "tvinput.dtv": "tv"]
 
     public static func start(_ configuration: Configuration, onEvent: @escaping @Sendable (EmulatorEvent) -> Void) throws -> EmulatedRoku {
         let tv = try EmulatedRoku(configuration: configuration, emit: onEvent)
@@ -62,7 +76,7 @@ public final class EmulatedRoku: Sendable {
         self.emit = emit
         listener = try TCPListener(host: configuration.host, port: configuration.port)
         ssdp = try configuration.ssdpPort.map { try UDPReceiver(host: configuration.host, port: $0) }
-        state = Locked(State(access: configuration.access))
+        state = Locked(State(power: configuration.powerMode, access: configuration.access))
         let accepting = Task { [listener, weak self] in
             while let stream = try? await listener.accept() {
                 guard let self else { return }
@@ -104,6 +118,9 @@ public final class EmulatedRoku: Sendable {
 
     /// Answers the next query (only) with garbage or a huge body: what a TV pushing a bad
     /// message is to a client that polls.
+    /// Hangs up, unanswered, on the first text keypress after `characters` were typed.
+    public func cutText(after characters: Int) { state.withLock { $0.cutTextAfter = characters } }
+
     public func misbehaveOnce(_ m: Misbehaviour) {
         state.withLock {
             $0.misbehaviour = m
@@ -126,6 +143,15 @@ public final class EmulatedRoku: Sendable {
         while true {
             guard let request = try? await HTTPServerRequest.read(from: stream, maxBody: 4096, timeout: .seconds(120)) else { break }
             let misbehaviour = state.withLock { $0.misbehaviour }
+            let cut = state.withLock { s -> Bool in
+                guard let limit = s.cutTextAfter, request.target.contains("/keypress/Lit_"), s.text.count >= limit else { return false }
+                s.cutTextAfter = nil
+                return true
+            }
+            if cut {
+                await stream.close()
+                return
+            }
             switch misbehaviour {
             case .close:
                 await stream.close()
@@ -191,7 +217,8 @@ public final class EmulatedRoku: Sendable {
                 }
                 return (200, Array("<player error=\"false\" state=\"play\"><plugin id=\"\(app.id)\" name=\"\(XMLTree.escape(app.name))\"/><position>139051 ms</position><duration>5400000 ms</duration><is_live>false</is_live></player>".utf8), xml)
             case "/query/tv-channels":
-                return (200, Array("<tv-channels><channel><number>7.1</number><name>Photon News</name><type>air-digital</type><user-hidden>false</user-hidden></channel></tv-channels>".utf8), xml)
+                let list = Self.channels.map { "<channel><number>\($0.number)</number><name>\($0.name)</name><type>air-digital</type><user-hidden>\($0.hidden)</user-hidden></channel>" }
+                return (200, Array("<tv-channels>\(list.joined())</tv-channels>".utf8), xml)
             case "/query/tv-active-channel":
                 guard state.withLock({ $0.activeApp?.id }) == "tvinput.dtv" else { return (200, Array("<tv-channel/>".utf8), xml) }
                 return (200, Array("<tv-channel><channel><number>7.1</number><name>Photon News</name><type>air-digital</type><active-input>true</active-input><signal-strength>-50</signal-strength></channel></tv-channel>".utf8), xml)
@@ -232,6 +259,10 @@ public final class EmulatedRoku: Sendable {
             }
             let query = target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
             emit(EmulatorEvent("launch", [("app", .string(app.id)), ("params", .string(query.removingPercentEncoding ?? query))]))
+            if let input = Self.inputNames[app.id] { emit(EmulatorEvent("input", [("input", .string(input))])) }
+            if app.id == "tvinput.dtv", let number = HTTPServerRequest.queryParameters(of: target)["ch"] {
+                emit(EmulatorEvent("channel", [("number", .string(number))]))
+            }
             return (200, [], nil)
         case "search":
             let keyword = HTTPServerRequest.queryParameters(of: target)["keyword"] ?? ""

@@ -15,6 +15,7 @@ public struct RokuEmulatorPlugin: TVEmulator {
             OptionSpec("serial", type: .text, help: "the serial number it reports"),
             OptionSpec("network-access", type: .choice(["enabled", "limited", "disabled"]), help: "\"Control by mobile apps\" (default enabled)"),
             OptionSpec("ssdp-port", type: .listenPort, help: "answer SSDP searches (ST roku:ecp) on this UDP port of --host"),
+            OptionSpec("power", type: .choice(["PowerOn", "DisplayOff", "Headless", "Ready"]), help: "the power-mode it starts in (default PowerOn)"),
             OptionSpec("misbehave", type: .choice(["none", "slow", "garbage", "huge", "close"]), help: "answer slowly, with garbage XML, with huge bodies, or close without answering"),
         ]
     }
@@ -29,6 +30,7 @@ public struct RokuEmulatorPlugin: TVEmulator {
         configuration.mac = settings.mac ?? configuration.mac
         if let access = settings.text("network-access").flatMap(EmulatedRoku.NetworkAccess.init(rawValue:)) { configuration.access = access }
         configuration.ssdpPort = settings.port("ssdp-port")
+        configuration.powerMode = settings.text("power") ?? configuration.powerMode
         let tv = try EmulatedRoku.start(configuration, onEvent: onEvent)
         if let m = settings.text("misbehave").flatMap(EmulatedRoku.Misbehaviour.init(rawValue:)) { tv.misbehave(m) }
         return tv

@@ -7,7 +7,7 @@ import PhotonCore
 /// that pings a TV gone quiet and ends the session when it does not answer.
 final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
     private struct State {
-        var lastKey: ContinuousClock.Instant?
+        var lastKey: Date?
         var launchWaiter: Promise<Int>?
         var appsWaiter: Promise<[SamsungApp]>?
         var closed = false
@@ -19,6 +19,7 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
     let pacing: Duration
     let keepAlive: Duration
     let capabilities = SamsungTVAdapter.maximumCapabilities
+    var catalogIDs: [String: [String]] { SamsungTVAdapter.appCatalogIDs }
     let events: AsyncStream<TVEvent>
     private let continuation: AsyncStream<TVEvent>.Continuation
     private let state = Locked(State())
@@ -145,7 +146,12 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
             guard let self else { return }
             if let info = try? await SamsungTVAdapter.deviceInfo(host: self.device.host, restPort: self.restPort, context: self.context) {
                 self.continuation.yield(.deviceInfo(model: info.modelName, vendor: "Samsung", version: nil))
-                if let on = info.isOn { self.continuation.yield(.power(isOn: on)) }
+                if let on = info.isOn {
+                    // PowerState (2019+ sets; empty on 2024+ firmware) tells standby from on;
+                    // the detail first, so a status that waited for `power` has both.
+                    self.continuation.yield(.powerState(on ? .on : .standby, reason: info.powerState))
+                    self.continuation.yield(.power(isOn: on))
+                }
             }
         }
     }
@@ -219,10 +225,17 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
         try checkOpen()
         switch (input, action) {
         case (.key(.powerOn), .press):
-            guard try await currentPower() != true else { return }
-            throw PhotonError.unsupported(
-                "a Samsung TV that is off cannot be switched on over its remote channel",
-                hint: "waking needs Wake-on-LAN to the stored MAC (`photon wake`, with discovery)")
+            switch try await currentPower() {
+            case true?: return
+            case false?:
+                // PowerState says standby (or "", as 2024+ firmware does while off) while the
+                // set answers: KEY_POWER switches it on.
+                try await sendKey("KEY_POWER", .click)
+            case nil:
+                throw PhotonError.unsupported(
+                    "this Samsung TV does not report its power state (sets before 2019), so Photon cannot tell whether KEY_POWER would switch it off",
+                    hint: "waking from deep standby needs Wake-on-LAN to the stored MAC (`photon power TV on`, `photon wake`)")
+            }
         case (.key(.powerOff), .press):
             // KEY_POWER toggles: send it only when the TV reports itself on.
             guard try await currentPower() != false else { return }
@@ -250,11 +263,12 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
     private func sendKey(_ code: String, _ command: SamsungCommand.KeyCommand, paced: Bool = true) async throws {
         try await sendGate.withGate {
             if paced, pacing > .zero, let last = self.state.withLock({ $0.lastKey }) {
-                let wait = last + self.pacing - ContinuousClock.now
-                if wait > .zero { try await Task.sleep(for: wait) }
+                let wait = self.pacing - .seconds(self.context.clock.now.timeIntervalSince(last))
+                if wait > .zero { try await self.context.clock.sleep(for: wait) }
             }
             try await self.channel.send(.text(SamsungCommand.key(code, command)))
-            self.state.withLock { $0.lastKey = .now }
+            let now = self.context.clock.now
+            self.state.withLock { $0.lastKey = now }
         }
     }
 

@@ -8,7 +8,15 @@ public struct SamsungTVAdapter: TVAdapter {
     public static let brandID = "samsung"
     /// The name of the token in the TV's stored secrets.
     public static let tokenSecret = "token"
-    public static let maximumCapabilities = Capabilities(.keys, .longPress, .text, .appLaunch, .appList, .powerState, .wakeOnLAN)
+    public static let maximumCapabilities = Capabilities(.keys, .longPress, .text, .appLaunch, .appList, .powerState, .wakeOnLAN, .inputs)
+
+    /// Catalog apps' Tizen ids, newest first (several apps changed id around 2020). A set
+    /// that lists its apps gets the one it has. Twitch and Kodi have no Tizen app.
+    public static let appCatalogIDs: [String: [String]] = [
+        "netflix": ["3201907018807", "11101200001"], "youtube": ["111299001912"], "prime-video": ["3201910019365", "3201512006785"],
+        "disney-plus": ["3201901017640"], "max": ["3201601007230"], "hulu": ["3201601007625"], "plex": ["3201512006963"],
+        "spotify": ["3201606009684"], "apple-tv": ["3201807016597"],
+    ]
 
     /// Minimum time between two key commands to one TV: bursts sent faster are dropped
     /// by many sets (samsungtvws waits 1 s, Home Assistant 1.2 s). 0 disables pacing.
@@ -25,24 +33,23 @@ public struct SamsungTVAdapter: TVAdapter {
         self.keepAlive = keepAlive
     }
 
-    public var id: String { Self.brandID }
-    public var displayName: String { "Samsung Tizen (WebSocket token)" }
-    public var serviceTypes: [String] { ["_samsungmsf._tcp"] }
-    public var defaultPorts: [String: UInt16] { ["wss": 8002, "rest": 8001] }
-    public var defaultPort: UInt16 { 8002 }
-    public var capabilities: Capabilities { Self.maximumCapabilities }
-    public var keyTable: [KeyMapping] { SamsungKeys.keyTable }
-    /// What Samsung sets answer to (and `recognise` knows).
-    public var ssdpSearchTargets: [String] { ["urn:samsung.com:device:RemoteControlReceiver:1"] }
-    public var pairingStyle: PairingStyle { .acceptOnTV }
-    public var options: [AdapterOption] { [AdapterOption("rest-port", .port(named: "rest"), help: "Samsung REST port (default 8001)")] }
-    public var secretNames: [String] { [Self.tokenSecret] }
-    public var pairingHelp: String {
-        "Samsung shows an \"Allow\" prompt: accept it on the TV within 30 s; the token it issues is kept in the secret store (never printed)."
-    }
-    public var probeHelp: String { "Samsung: GET /api/v2/ on the REST port." }
-    public var exampleApp: String { "111299001912" }
-    public var launchHelp: String { "Samsung takes app ids (111299001912 is YouTube)." }
+    /// Made once: hosts read it on every lookup (`adapter.id`).
+    public var descriptor: AdapterDescriptor { Self.descriptor }
+
+    public static let descriptor = AdapterDescriptor(
+        id: Self.brandID, displayName: "Samsung Tizen (WebSocket token)",
+        // The SSDP target is what Samsung sets answer to (and `recognise` knows).
+        discovery: .init(serviceTypes: ["_samsungmsf._tcp"], ssdpSearchTargets: ["urn:samsung.com:device:RemoteControlReceiver:1"]),
+        ports: .init(main: "wss", 8002, others: ["rest": 8001]),
+        pairing: .init(
+            style: .acceptOnTV, options: [AdapterOption("rest-port", .port(named: "rest"), help: "Samsung REST port (default 8001)")],
+            secretNames: [Self.tokenSecret]),
+        capabilities: Self.maximumCapabilities, keyTable: SamsungKeys.keyTable,
+        help: .init(
+            pairing: "Samsung shows an \"Allow\" prompt: accept it on the TV within 30 s; the token it issues is kept in the secret store (never printed).",
+            probe: "Samsung: GET /api/v2/ on the REST port.", launch: "Samsung takes app ids (111299001912 is YouTube).",
+            exampleApp: "111299001912"),
+        appCatalogIDs: Self.appCatalogIDs)
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {
         if service.type.hasPrefix("ssdp:urn:samsung.com:device:RemoteControlReceiver") {
@@ -72,9 +79,9 @@ public struct SamsungTVAdapter: TVAdapter {
             model: info.modelName, mac: info.wifiMac, ports: ["wss": wss, "rest": rest])
     }
 
-    public func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow {
+    public func pairing(with endpoint: Endpoint, options: AdapterOptionValues, context: AdapterContext) -> any PairingFlow {
         SamsungPairingFlow(
-            endpoint: endpoint, restPort: options["rest-port"].flatMap(UInt16.init) ?? 8001, context: context,
+            endpoint: endpoint, restPort: options.ports["rest"] ?? 8001, context: context,
             acceptTimeout: acceptTimeout)
     }
 

@@ -98,8 +98,8 @@ public final class EmulatedSamsungTV: Sendable {
         self.emit = emit
     }
 
-    static func makeIdentity() throws -> ClientIdentity {
-        try EmulatorIdentity.selfSigned(subject: [("CN", "SmartViewSDK"), ("O", "Samsung Electronics")])
+    static func makeIdentity(freshKey: Bool = false) throws -> ClientIdentity {
+        try EmulatorIdentity.selfSigned(subject: [("CN", "SmartViewSDK"), ("O", "Samsung Electronics")], freshKey: freshKey)
     }
 
     static func loadOrMakeIdentity(_ c: Configuration) throws -> ClientIdentity {
@@ -168,7 +168,7 @@ public final class EmulatedSamsungTV: Sendable {
 
     /// A new TLS certificate, as after a factory reset (or an impostor).
     public func rotateCertificate() async throws {
-        let identity = try Self.makeIdentity()
+        let identity = try Self.makeIdentity(freshKey: true)
         let info = try identity.certificateInfo()
         state.withLock {
             $0.identity = identity

@@ -5,6 +5,12 @@ import PhotonNet
 import SamsungTV
 
 extension EmulatedSamsungTV {
+    /// The input each input key switches to, by its standard name.
+    static let inputs: [String: String] = [
+        "KEY_HDMI1": "hdmi1", "KEY_HDMI2": "hdmi2", "KEY_HDMI3": "hdmi3", "KEY_HDMI4": "hdmi4", "KEY_TV": "tv", "KEY_AV1": "av",
+        "KEY_COMPONENT1": "component",
+    ]
+
     /// One HTTP connection: REST requests, or an upgrade to the remote channel.
     func serve(_ stream: any ByteStream, secure: Bool) async {
         defer { Task { await stream.close() } }
@@ -164,6 +170,8 @@ extension EmulatedSamsungTV {
             let key = params["DataOfCmd"]?.stringValue ?? ""
             let cmd = params["Cmd"]?.stringValue ?? ""
             emit(EmulatorEvent("key", [("key", .string(key)), ("cmd", .string(cmd))]))
+            // The set switches inputs on its input keys.
+            if cmd != "Release", let input = Self.inputs[key] { emit(EmulatorEvent("input", [("input", .string(input))])) }
             if key == "KEY_POWER" && (cmd == "Click" || cmd == "Press") {
                 state.withLock { $0.powerState = $0.powerState == "on" ? "standby" : "on" }
             }

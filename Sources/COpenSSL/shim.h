@@ -56,6 +56,9 @@ static inline int photon_accept_any_certificate(int preverify_ok, X509_STORE_CTX
     (void)preverify_ok; (void)ctx;
     return 1;
 }
+/// A new index for application data on an SSL_CTX (a macro in OpenSSL).
+static inline int photon_SSL_CTX_get_ex_new_index(void) { return SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
+
 /// Prints an X509 name in RFC 2253 form into a memory BIO.
 static inline int photon_X509_NAME_print_rfc2253(BIO *bio, const X509_NAME *name) {
     return X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253);

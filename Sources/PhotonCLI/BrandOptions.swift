@@ -39,13 +39,13 @@ struct BrandOptions {
     /// The one brand that takes every given option, when some were given.
     var impliedBrand: String? {
         guard !given.isEmpty else { return nil }
-        let takers = registry.adapters.filter { adapter in given.keys.allSatisfy { name in adapter.options.contains { $0.name == name } } }
+        let takers = registry.adapters.filter { adapter in given.keys.allSatisfy { name in adapter.descriptor.pairing.options.contains { $0.name == name } } }
         return takers.count == 1 ? takers[0].id : nil
     }
 
     /// The given options `adapter` takes; one it does not take is a usage error.
     func values(for adapter: any TVAdapter) throws -> [String: String] {
-        for name in given.keys where !adapter.options.contains(where: { $0.name == name }) {
+        for name in given.keys where !adapter.descriptor.pairing.options.contains(where: { $0.name == name }) {
             throw PhotonError(.usage, "--\(name) is not an option of \(adapter.id) TVs", hint: "see `photon pair --help`")
         }
         return given
@@ -55,8 +55,8 @@ struct BrandOptions {
     /// main port from `--port`.
     func ports(for adapter: any TVAdapter, mainPort: UInt16?) -> [String: UInt16] {
         var ports: [String: UInt16] = [:]
-        if let mainPort { ports[adapter.mainPortName] = mainPort }
-        for option in adapter.options {
+        if let mainPort { ports[adapter.descriptor.ports.mainName] = mainPort }
+        for option in adapter.descriptor.pairing.options {
             if case .port(let name) = option.value, let text = given[option.name], let port = UInt16(text) { ports[name] = port }
         }
         return ports

@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonNet
 import PhotonKit
 import PhotonStore
 
@@ -42,12 +43,17 @@ public struct CLIContext: Sendable {
             control = daemon
         } else {
             log.debug(direct ? "--direct: connecting to the TV directly" : "photon serve is not running: connecting directly")
+            // OpenSSL's first context, on the other core while the store is read.
+            TLSWarmUp.start()
         }
         return chosen.get { control }
     }
 
     /// Ends what `control()` opened (the daemon client).
-    public func finish() async { await chosen.current?.close() }
+    public func finish() async {
+        await chosen.current?.close()
+        TLSWarmUp.finish()
+    }
 
     /// This process's own façade as a control, whatever runs (voice, which the daemon's
     /// request lines are too small for).

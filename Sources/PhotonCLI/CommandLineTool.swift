@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonNet
 import PhotonPlugins
 import PhotonStore
 import PhotonWire
@@ -19,6 +20,11 @@ public enum PhotonCommandLine {
         OptionSpec("version", help: "print the version and exit"),
     ]
 
+    /// Commands that open a session to a TV (the first word of the command line).
+    static let connectingCommands: Set<String> = [
+        "key", "text", "launch", "volume", "search", "input", "channel", "channels", "notify", "screen", "power", "run", "status", "apps", "voice", "remote", "pair", "probe", "doctor", "wake",
+    ]
+
     /// The parser for a tool with these brands (their options join `pair` and `probe`).
     public static func parser(for registry: AdapterRegistry = BuiltInPlugins.adapters) -> ArgumentParser {
         ArgumentParser(commands: CommandTable.all(registry), globalOptions: globalOptions)
@@ -30,6 +36,15 @@ public enum PhotonCommandLine {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         registry: AdapterRegistry = BuiltInPlugins.adapters
     ) async -> Int32 {
+        // A command that will connect to a TV directly starts OpenSSL's first context on
+        // the other core now, while arguments, store and identity are read; whatever
+        // happens, the warm-up is over before the process exits.
+        if environment["PHOTON_NO_DAEMON"] == "1" || arguments.contains("--direct"),
+            let word = arguments.first(where: { !$0.hasPrefix("-") }), connectingCommands.contains(word)
+        {
+            TLSWarmUp.start()
+        }
+        defer { TLSWarmUp.finish() }
         let wantsJSON = arguments.contains("--json")
         // Not a command of the table: what `make install` runs to write photon(1), and what
         // shell completion asks for when photon-cli is run by that name.
@@ -59,6 +74,7 @@ public enum PhotonCommandLine {
                 return 0
             }
             let context = try makeContext(parsed, terminal: terminal, environment: environment, registry: registry)
+            PhaseTimer.mark("arguments parsed")
             do {
                 let code = try await command.run(parsed, context)
                 await context.finish()

@@ -2,7 +2,7 @@ import Foundation
 import PhotonCore
 import PhotonKit
 
-/// `photon key|text|launch|volume`: one session, commands sent in order.
+/// `photon key|text|launch|search|notify|screen|volume`: one session, commands sent in order.
 enum ControlCommands {
     static func specs(_ registry: AdapterRegistry) -> [CommandSpec] { [
         CommandSpec(
@@ -25,12 +25,23 @@ enum ControlCommands {
             examples: ["photon text living-room \"the expanse\""], run: text),
         CommandSpec(
             ["launch"], summary: "open an app or deep link", arguments: "TV APP", minimumArguments: 2, maximumArguments: 2,
-            details: registry.adapters.map(\.launchHelp).filter { !$0.isEmpty }.joined(separator: " "),
-            examples: ["photon launch living-room https://www.netflix.com/title/80057281"], run: launch),
+            details: "APP is a name from Photon's app catalog on every brand (netflix, youtube, prime video, disney+, max, hulu, plex, "
+                + "spotify, apple tv, twitch, kodi: `photon apps --catalog`), or an id or link as the brand takes it. "
+                + registry.adapters.map(\.descriptor.help.launch).filter { !$0.isEmpty }.joined(separator: " "),
+            examples: ["photon launch living-room netflix", "photon launch living-room https://www.netflix.com/title/80057281"], run: launch),
         CommandSpec(
             ["search"], summary: "search on the TV (its own search screen)", arguments: "TV KEYWORDS", minimumArguments: 2, maximumArguments: 2,
             details: "Where the TV's brand has a search over its protocol (Roku's /search/browse); others exit 6.",
             examples: ["photon search den \"the expanse\""], run: search),
+        CommandSpec(
+            ["notify"], summary: "show a short message on the TV's screen", arguments: "TV MESSAGE", minimumArguments: 2, maximumArguments: 2,
+            details: "1 to \(RemoteCommand.notificationLimit) characters, shown as a toast where the brand has them (LG); others exit 6.",
+            examples: ["photon notify living-room \"Dinner is ready\""], run: notify),
+        CommandSpec(
+            ["screen"], summary: "switch the picture off or on (the TV stays on)", arguments: "TV off|on", minimumArguments: 2,
+            maximumArguments: 2,
+            details: "Where the brand can (LG, on firmware that has the call); others exit 6. Sound and apps go on while the picture is off.",
+            examples: ["photon screen office off", "photon screen office on"], run: screen),
         CommandSpec(
             ["volume"], summary: "change the volume", arguments: "TV up|down|mute|LEVEL", minimumArguments: 2, maximumArguments: 2,
             details: "A LEVEL (0–100) sets the volume where the brand has absolute volume (LG); others take steps only and exit 6.",
@@ -90,6 +101,19 @@ enum ControlCommands {
 
     static func search(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         try await send(.search(parsed.arguments[1]), parsed, context)
+    }
+
+    static func notify(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
+        try RemoteCommand.checkNotification(parsed.arguments[1])
+        return try await send(.notify(parsed.arguments[1]), parsed, context)
+    }
+
+    static func screen(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
+        switch parsed.arguments[1].lowercased() {
+        case "on": return try await send(.screen(on: true), parsed, context)
+        case "off": return try await send(.screen(on: false), parsed, context)
+        default: throw PhotonError(.usage, "screen takes off or on, not '\(Redaction.sanitize(parsed.arguments[1]))'")
+        }
     }
 
     static func launch(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {

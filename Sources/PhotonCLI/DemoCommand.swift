@@ -66,13 +66,13 @@ enum DemoCommand {
         if let fingerprint = tv.certificateFingerprint { t.write("   Its certificate fingerprint: \(fingerprint)\n") }
         step += 1
 
-        var pair = ["pair", "127.0.0.1:\(tv.ports[adapter.mainPortName] ?? adapter.defaultPort)", "--brand", adapter.id, "--name", nickname]
-        for option in adapter.options {
+        var pair = ["pair", "127.0.0.1:\(tv.ports[adapter.descriptor.ports.mainName] ?? adapter.descriptor.ports.main)", "--brand", adapter.id, "--name", nickname]
+        for option in adapter.descriptor.pairing.options {
             if case .port(let name) = option.value, let port = tv.ports[name] { pair += ["--\(option.name)", String(port)] }
         }
         if let fingerprint = tv.certificateFingerprint { pair += ["--trust", fingerprint.description] }
         let how: String
-        switch adapter.pairingStyle {
+        switch adapter.descriptor.pairing.style {
         case .codeOnTV: how = "the code it shows is typed for you"
         case .acceptOnTV: how = "the emulated user accepts the prompt on the TV"
         case .none: how = "nothing to exchange"
@@ -88,7 +88,7 @@ enum DemoCommand {
         var commands: [[String]] = [["key", nickname, "home", "down", "down", "select", "--delay", "50"]]
         if adapter.capabilities.contains(.longPress) { commands.append(["key", nickname, "select", "--long", "--hold", "300"]) }
         if adapter.capabilities.contains(.text) { commands.append(["text", nickname, "the expanse"]) }
-        if adapter.capabilities.contains(.appLaunch), !adapter.exampleApp.isEmpty { commands.append(["launch", nickname, adapter.exampleApp]) }
+        if adapter.capabilities.contains(.appLaunch), !adapter.descriptor.help.exampleApp.isEmpty { commands.append(["launch", nickname, adapter.descriptor.help.exampleApp]) }
         commands.append(["volume", nickname, "up"])
         t.write("\n\(step). " + commands.map { "photon " + $0.prefix(3).joined(separator: " ") }.joined(separator: "; ") + "\n")
         step += 1

@@ -52,8 +52,8 @@ enum MQTTLoginCommand {
         guard let username, !username.isEmpty, username.utf8.count <= 256 else {
             throw PhotonError(.usage, "no username was given", hint: "pass --username NAME")
         }
-        if context.terminal.isInteractive { context.terminal.writeError("Password (not shown in any output): ") }
-        guard let password = context.terminal.readLine(), !password.isEmpty, password.utf8.count <= 1024 else {
+        if context.terminal.isInteractive { context.terminal.writeError("Password (not shown): ") }
+        guard let password = context.terminal.readSecretLine(), !password.isEmpty, password.utf8.count <= 1024 else {
             throw PhotonError(.usage, "no password was given", hint: "type it at the prompt, or pipe one line on stdin")
         }
         try await context.store.saveBrokerCredentials(host: url.host, port: url.port, username: username, password: password)

@@ -23,7 +23,7 @@ enum PairCommand {
                 scripts. Without a terminal and without --trust it stops (exit 5) and prints the
                 fingerprint: nothing is sent to an untrusted TV. Pinning cannot prove who answers on
                 first contact; compare the fingerprint if you can.
-                """ + registry.adapters.map { "\n" + $0.pairingHelp }.joined(),
+                """ + registry.adapters.map { "\n" + $0.descriptor.help.pairing }.joined(),
             examples: [
                 "photon pair 192.168.1.20 --name living-room",
                 "photon pair 127.0.0.1:7466 --trust AB:CD:...:EF < code.txt",

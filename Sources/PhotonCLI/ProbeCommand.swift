@@ -10,14 +10,16 @@ enum ProbeCommand {
                 OptionSpec("port", type: .port, help: "each brand's main port to try instead of its default"),
                 OptionSpec("brand", type: .choice(registry.ids), help: "only this brand"),
             ] + BrandOptions.specs(registry),
-            details: (registry.adapters.map(\.probeHelp).filter { !$0.isEmpty } + ["Each try is bounded by --timeout (default here 3 s)."])
+            details: (registry.adapters.map(\.descriptor.help.probe).filter { !$0.isEmpty } + ["Each try is bounded by --timeout (default here 3 s)."])
                 .joined(separator: "\n"),
             examples: ["photon probe 192.168.1.20", "photon probe tv.local --json"], run: run)
     }
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        let host = try Endpoint(parsing: parsed.arguments[0], defaultPort: 1).host
-        var mainPort: UInt16?
+        let address = try Endpoint(parsing: parsed.arguments[0], defaultPort: 0)
+        let host = address.host
+        // HOST:PORT means that port as each brand's main port, as --port does.
+        var mainPort: UInt16? = address.port == 0 ? nil : address.port
         if let text = parsed.value("port") {
             guard let port = UInt16(text), port > 0 else { throw PhotonError(.usage, "--port takes a port number from 1 to 65535") }
             mainPort = port

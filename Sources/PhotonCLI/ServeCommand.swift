@@ -19,9 +19,13 @@ enum ServeCommand {
             OptionSpec("mqtt-prefix", value: "PREFIX", help: "Home Assistant's discovery prefix (default homeassistant)"),
             OptionSpec("mqtt-ca", value: "FILE", help: "for mqtts: trust brokers signed by this CA file"),
             OptionSpec("mqtt-pin", type: .fingerprint, help: "for mqtts: trust exactly the broker certificate with this SHA-256 fingerprint"),
-            OptionSpec("wake-broadcast", value: "ADDR", help: "where Wake-on-LAN for \"power on\" goes (repeatable; default every broadcast address)", repeatable: true),
+            OptionSpec("wake-broadcast", value: "ADDR", help: "where Wake-on-LAN goes for MQTT's \"power on\" and clients that name no address (photon power, key --wake) (repeatable; default every broadcast address)", repeatable: true),
             OptionSpec("wake-port", type: .port, help: "UDP port for that Wake-on-LAN (repeatable; default 9 and 7)", repeatable: true),
             OptionSpec("wake-wait", type: .seconds(1...120), help: "how long \"power on\" waits for a woken TV (default 30)"),
+            OptionSpec("allow-plaintext-login", help: "send the stored broker login over mqtt:// to another machine (in clear)"),
+            OptionSpec(
+                "mqtt-allow", value: "raw,links",
+                help: "let MQTT commands also send raw key codes and open links (anyone who can publish on the broker then can)"),
         ],
         details: """
             Listens on photon.sock in the runtime directory ($XDG_RUNTIME_DIR/photon, or DIR/run with --home): \
@@ -33,6 +37,11 @@ enum ServeCommand {
             "photon serve", "photon serve --preconnect -v", "photon --home /tmp/photon-test serve --json",
             "photon serve --mqtt mqtt://127.0.0.1:1883 --mqtt-site living-room",
         ], run: run)
+
+    /// This machine: `localhost`, 127.0.0.0/8, ::1.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         // Each TV takes a descriptor or two (a second socket for some brands), plus API
@@ -50,14 +59,30 @@ enum ServeCommand {
             notice: { line in terminal.writeError("photon serve: \(line)\n") }, debug: context.log)
         // The daemon is one more user of the façade: warm sessions that reconnect, the
         // store cached, and the one router that the socket API and MQTT share.
+        var routerPolicy = RouterPolicy()
+        if let allow = parsed.value("mqtt-allow") {
+            guard let allowances = BrokerAllowances(names: allow) else {
+                throw PhotonError(.usage, "--mqtt-allow takes raw, links or both (raw,links), not '\(Redaction.sanitize(allow))'")
+            }
+            routerPolicy.brokerAllows = allowances
+        }
         let photon = try Photon(
             adapters: context.registry, paths: context.paths, timeout: context.timeout, log: context.log,
-            policy: .keepWarm(ReconnectBackoff()), serviceLog: log, cachesStore: true)
-        let server = ServiceServer(photon: photon, log: log)
+            policy: .keepWarm(ReconnectBackoff()), serviceLog: log, cachesStore: true, routerPolicy: routerPolicy)
+        var limits = ServiceLimits()
+        limits.wakeDestinations = parsed.allValues("wake-broadcast")
+        limits.wakePorts = parsed.allValues("wake-port").compactMap(UInt16.init)
+        let server = ServiceServer(photon: photon, limits: limits, log: log)
         let mqtt = try await mqttSettings(parsed, context)
         try server.start()
-        if let mqtt { try await server.startMQTT(mqtt, version: PhotonCommandLine.version) }
         let stop = Promise<Int32>()
+        let fatal = Locked<PhotonError?>(nil)
+        if let mqtt {
+            try await server.startMQTT(mqtt, version: PhotonCommandLine.version) { error in
+                fatal.withLock { $0 = error }
+                stop.succeed(0)
+            }
+        }
         let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -81,6 +106,11 @@ enum ServeCommand {
             Task { try? await server.preconnect() }
         }
         let number = try await stop.value()
+        if let error = fatal.withLock({ $0 }) {
+            await server.stop()
+            await accepting.value
+            throw error
+        }
         log.notice("stopping (\(number == SIGINT ? "SIGINT" : "SIGTERM"))")
         await server.stop()
         await accepting.value
@@ -96,7 +126,7 @@ enum ServeCommand {
             return nil
         }
         let url = try BrokerURL(text)
-        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "photon"
+        let host = HostName.short ?? "photon"
         var settings = MQTTSettings(
             host: url.host, port: url.port, site: parsed.value("mqtt-site") ?? host, prefix: parsed.value("mqtt-prefix") ?? "homeassistant",
             wakeDestinations: parsed.allValues("wake-broadcast"))
@@ -121,6 +151,12 @@ enum ServeCommand {
             throw PhotonError(.usage, "--mqtt-ca and --mqtt-pin are for mqtts:// brokers")
         }
         if let login = try await context.store.brokerCredentials(host: url.host, port: url.port) {
+            // mqtt:// sends the password in clear: only to this machine, unless told.
+            if !url.secure, !Self.isLoopback(url.host), !parsed.flag("allow-plaintext-login") {
+                throw PhotonError(
+                    .usage, "the stored login for \(url.host) would travel in clear over mqtt://",
+                    hint: "use mqtts:// (with --mqtt-ca or --mqtt-pin), or pass --allow-plaintext-login on a network you trust")
+            }
             settings.username = login.username
             settings.password = login.password
         }

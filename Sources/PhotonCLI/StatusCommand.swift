@@ -10,17 +10,27 @@ enum StatusCommand {
         details: "Without --watch, waits briefly for the TV's reports and prints what it said.",
         examples: ["photon status living-room", "photon status living-room --watch --json"], run: run)
 
-    static func describe(_ event: TVEvent) -> (JSONValue, String)? {
+    /// `catalog`: the brand's app ids for `AppCatalog`, so an app id the TV reports
+    /// (`com.netflix.ninja`) is shown with its name.
+    static func describe(_ event: TVEvent, catalog: [String: [String]] = [:]) -> (JSONValue, String)? {
         switch event {
         case .power(let on):
             return (.object([("power", .string(on ? "on" : "off"))]), "power: \(on ? "on" : "off")")
+        case .powerState(let state, let reason):
+            return (
+                .object([("power_state", .string(state.rawValue)), ("power_reason", .optional(reason))]),
+                "power state: \(state.rawValue)\(reason.map { " (\(Redaction.sanitize($0, limit: 64)))" } ?? "")"
+            )
         case .volume(let v):
             return (
                 .object([("volume", .object([("level", .int(v.level)), ("max", .int(v.maximum)), ("muted", .bool(v.muted))]))]),
                 "volume: \(v.level)/\(v.maximum)\(v.muted ? " (muted)" : "")"
             )
         case .currentApp(let app):
-            return (.object([("app", .string(app))]), "app: \(Redaction.sanitize(app))")
+            guard let name = AppCatalog.name(ofID: app, in: catalog) else {
+                return (.object([("app", .string(app))]), "app: \(Redaction.sanitize(app))")
+            }
+            return (.object([("app", .string(app)), ("app_name", .string(name))]), "app: \(name) (\(Redaction.sanitize(app)))")
         case .playback(let p):
             var text = "playback: \(Redaction.sanitize(p.state, limit: 32))"
             if let ms = p.positionMilliseconds { text += String(format: " at %d:%02d", ms / 60_000, ms / 1000 % 60) }
@@ -40,11 +50,12 @@ enum StatusCommand {
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let control = try await context.control()
         let tv = parsed.arguments[0]
+        let catalog = await appCatalog(of: tv, context)
         if parsed.flag("watch") {
-            try await watch(tv, control, context)
+            try await watch(tv, control, context, catalog: catalog)
         } else {
             for event in try await control.status(tv, settle: .milliseconds(1500)) {
-                if let (json, text) = describe(event) { context.emit(json, text: text) }
+                if let (json, text) = describe(event, catalog: catalog) { context.emit(json, text: text) }
             }
         }
         return 0
@@ -53,7 +64,13 @@ enum StatusCommand {
     /// `--watch`: the TV's state first, then changes. A warm session (the daemon)
     /// reconnects when the TV drops, so the watch goes on and says so; a direct one
     /// ends with the TV's error.
-    static func watch(_ tv: String, _ control: any TVControl, _ context: CLIContext) async throws {
+    /// The brand's catalog ids of a paired TV (none for a TV the store does not know).
+    static func appCatalog(of tv: String, _ context: CLIContext) async -> [String: [String]] {
+        guard let device = try? await context.store.device(named: tv), let adapter = try? context.registry.adapter(id: device.brand) else { return [:] }
+        return adapter.descriptor.appCatalogIDs
+    }
+
+    static func watch(_ tv: String, _ control: any TVControl, _ context: CLIContext, catalog: [String: [String]] = [:]) async throws {
         let session = try await control.open(tv, source: .cli)
         defer { Task { await session.close() } }
         var connected = false
@@ -77,7 +94,7 @@ enum StatusCommand {
             case .event(.disconnected(let reason)):
                 throw reason ?? PhotonError(.connectionClosed, "the TV closed the connection")
             case .event(let event):
-                if let (json, text) = describe(event) { context.emit(json, text: text) }
+                if let (json, text) = describe(event, catalog: catalog) { context.emit(json, text: text) }
             }
         }
         throw PhotonError(.connectionClosed, "the connection to the TV ended", hint: "run the command again")

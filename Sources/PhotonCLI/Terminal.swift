@@ -13,6 +13,13 @@ public protocol Terminal: Sendable {
     var usesColor: Bool { get }
     /// One line from stdin (without the newline), or nil at end of input.
     func readLine() -> String?
+    /// One line that must not appear on the screen (a password): read with the
+    /// terminal's echo off when stdin is a terminal.
+    func readSecretLine() -> String?
+}
+
+extension Terminal {
+    public func readSecretLine() -> String? { readLine() }
 }
 
 /// The process's own stdin, stdout and stderr.
@@ -27,6 +34,29 @@ public struct StandardTerminal: Terminal {
             && ProcessInfo.processInfo.environment["TERM"] != "dumb"
     }
     public func readLine() -> String? { Swift.readLine(strippingNewline: true) }
+
+    public func readSecretLine() -> String? {
+        var saved = termios()
+        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return readLine() }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        quiet.c_lflag |= tcflag_t(ECHONL)
+        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        // Echo comes back whatever happens, Ctrl-C included.
+        let restore = signal(SIGINT) { _ in
+            var current = termios()
+            if tcgetattr(STDIN_FILENO, &current) == 0 {
+                current.c_lflag |= tcflag_t(ECHO)
+                _ = tcsetattr(STDIN_FILENO, TCSANOW, &current)
+            }
+            _exit(130)
+        }
+        defer {
+            _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            signal(SIGINT, restore)
+        }
+        return readLine()
+    }
 }
 
 /// A terminal that records output, for tests.

@@ -19,7 +19,7 @@ enum VoiceCommand {
         let audio = try WAVFile.parse([UInt8](data))
         let device = try await SessionSupport.device(parsed.arguments[0], context: context)
         let adapter = try context.registry.adapter(id: device.brand)
-        guard let format = adapter.voiceFormat else {
+        guard let format = adapter.descriptor.voiceFormat else {
             throw PhotonError.unsupported("\(adapter.displayName) TVs take no voice input", hint: "send the words as text: photon text TV \"…\"")
         }
         let pcm = audio.pcm16Mono(at: format.sampleRate)

@@ -24,7 +24,7 @@ enum WakeCommand {
     /// agrees at the terminal to wake it (the brand must be able to, with a known MAC).
     static func mayWake(_ name: String, context: CLIContext) async throws -> Bool {
         let device = try await SessionSupport.device(name, context: context)
-        guard (try? context.registry.adapter(id: device.brand).wakeMethod) == .wakeOnLAN, device.mac != nil else { return false }
+        guard (try? context.registry.adapter(id: device.brand).descriptor.wakeMethod) == .wakeOnLAN, device.mac != nil else { return false }
         guard context.terminal.isInteractive else {
             context.note("\(device.nickname) does not answer. To wake it: photon key \(device.nickname) power --wake")
             return false

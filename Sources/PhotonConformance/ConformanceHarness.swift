@@ -3,6 +3,8 @@ import PhotonCore
 import PhotonCrypto
 import PhotonEmulatorSupport
 import PhotonNet
+import PhotonStore
+import PhotonTesting
 
 /// Why a conformance check failed: which check, and what was seen.
 public struct ConformanceFailure: Error, CustomStringConvertible, Sendable {
@@ -19,28 +21,42 @@ public final class ConformanceHarness: Sendable {
     public let tv: any RunningEmulator
     public let log = Locked<[EmulatorEvent]>([])
     public let context: AdapterContext
+    public let route: ConformanceRoute
     let check: String
+    /// The home of a control route (the store its door reads), made on first use.
+    private let home = Locked<URL?>(nil)
+    /// The name the paired TV has in a control route's store.
+    public static let storedName = "conformance-tv"
 
     public var adapter: any TVAdapter { plugin.adapter }
 
     static let identity = Result { try IdentityFactory.makeClientIdentity(commonName: "Photon conformance") }
 
-    public init(_ plugin: BrandPlugin, check: String = "conformance", stateDirectory: URL? = nil) async throws {
+    public init(_ plugin: BrandPlugin, check: String = "conformance", route: ConformanceRoute = .adapter, stateDirectory: URL? = nil)
+        async throws
+    {
         guard let emulator = plugin.emulator else {
             throw ConformanceFailure(check: check, message: "\(plugin.adapter.id) registers no emulated TV")
         }
         self.plugin = plugin
         self.emulator = emulator
         self.check = check
+        self.route = route
         let log = self.log
         var settings = EmulatorSettings.ephemeral(for: emulator, name: "Conformance TV")
         settings.stateDirectory = stateDirectory
         tv = try await emulator.start(settings) { event in log.withLock { $0.append(event) } }
         context = AdapterContext(
-            connector: NetConnector(), clientIdentity: try Self.identity.get(), clientName: "Photon conformance", timeout: .seconds(5))
+            connector: NetConnector(), clientIdentity: try Self.identity.get(), clientName: "Photon conformance", timeout: .seconds(5),
+            // A brand's own rules of time (key pacing, polling) run 50 times faster: the
+            // checks are about the protocol, and the brand's tests check the timing.
+            clock: FastClock(speedup: 50))
     }
 
-    public func stop() async { await tv.stop() }
+    public func stop() async {
+        await tv.stop()
+        if let home = home.withLock({ $0 }) { try? FileManager.default.removeItem(at: home) }
+    }
 
     public func events(_ name: String) -> [EmulatorEvent] { log.withLock { $0.filter { $0.name == name } } }
 
@@ -67,15 +83,15 @@ public final class ConformanceHarness: Sendable {
         }
     }
 
-    public var endpoint: Endpoint { Endpoint(host: "127.0.0.1", port: tv.ports[adapter.mainPortName] ?? adapter.defaultPort) }
+    public var endpoint: Endpoint { Endpoint(host: "127.0.0.1", port: tv.ports[adapter.descriptor.ports.mainName] ?? adapter.descriptor.ports.main) }
 
-    /// The adapter's options that name the emulator's ports (`pairing-port` …).
-    public var pairingOptions: [String: String] {
-        var options: [String: String] = [:]
-        for option in adapter.options {
-            if case .port(let name) = option.value, let port = tv.ports[name] { options[option.name] = String(port) }
+    /// The adapter's port options set to the emulator's ports (`pairing-port` …).
+    public var pairingOptions: AdapterOptionValues {
+        var values = AdapterOptionValues()
+        for option in adapter.descriptor.pairing.options {
+            if case .port(let name) = option.value, let port = tv.ports[name] { values.ports[name] = port }
         }
-        return options
+        return values
     }
 
     /// Answers pairing as a user would: trusts the emulator's certificate, types the code it
@@ -103,18 +119,45 @@ public final class ConformanceHarness: Sendable {
         try await adapter.pairing(with: endpoint, options: pairingOptions, context: context).run(responder: Responder(harness: self, code: code))
     }
 
-    public func openSession(_ paired: PairedTV) async throws -> any RemoteSession {
-        try await adapter.openSession(device: paired.device, secrets: paired.secrets, context: context)
+    /// A session to the paired TV by this harness's route: the adapter's own, or a door's
+    /// controller session over a store that holds `paired` (stored again each call, so a
+    /// check's second session sees the same pairing).
+    public func openSession(_ paired: PairedTV) async throws -> any ConformanceSession {
+        switch route {
+        case .adapter:
+            return AdapterRouteSession(session: try await adapter.openSession(device: paired.device, secrets: paired.secrets, context: context))
+        case .control(_, let make):
+            let paths = try await store(paired)
+            let control = try await make(paths, AdapterRegistry([adapter]), context.clock)
+            do {
+                let session = ControlRouteSession(control: control, session: try await control.open(Self.storedName, source: .cli))
+                await session.settle()
+                return session
+            } catch {
+                await control.close()
+                throw error
+            }
+        }
     }
 
-    /// Whether the session reported its end within `limit`, and with what error.
-    public static func disconnection(of session: any RemoteSession, within limit: Duration = .seconds(10)) async
-        -> (ended: Bool, reason: PhotonError?)
-    {
-        let outcome = try? await withTimeout(limit, "waiting for the session to end") { () -> (Bool, PhotonError?) in
-            for await event in session.events { if case .disconnected(let reason) = event { return (true, reason) } }
-            return (true, nil)
+    /// Writes `paired` (as `storedName`) and the identity it was paired with into the
+    /// control route's home.
+    private func store(_ paired: PairedTV) async throws -> StorePaths {
+        let directory = home.withLock { home -> URL in
+            if let home { return home }
+            let made = FileManager.default.temporaryDirectory.appendingPathComponent("photon-conformance-\(UUID().uuidString)")
+            home = made
+            return made
         }
-        return outcome.map { (ended: $0.0, reason: $0.1) } ?? (false, nil)
+        let paths = StorePaths(home: directory)
+        let store = Store(paths: paths)
+        var named = paired
+        named.device.nickname = Self.storedName
+        try await store.save(named, replacing: true)
+        let identity = context.clientIdentity
+        try await store.update { _, secrets in
+            secrets.identity = StoredIdentity(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM)
+        }
+        return paths
     }
 }

@@ -55,6 +55,9 @@ public struct AdapterContext: Sendable {
     public var clientName: String
     public var timeout: Duration
     public var log: PhotonLog
+    /// The clock an adapter waits on for its own rules of time (key pacing, polling), so
+    /// tests run those rules without sleeping through them.
+    public var clock: any RouterClock
     /// Called when a TV hands out new secrets mid-session (a TV rotating its
     /// token), with the secrets the session was opened with: the host stores the new ones
     /// only if the stored ones are still those (not after `forget`, not over a re-pair).
@@ -62,7 +65,7 @@ public struct AdapterContext: Sendable {
 
     public init(
         connector: any Connector, clientIdentity: ClientIdentity, clientName: String = "Photon",
-        timeout: Duration = .seconds(10), log: PhotonLog = .silent,
+        timeout: Duration = .seconds(10), log: PhotonLog = .silent, clock: any RouterClock = SystemClock(),
         secretsChanged: @escaping @Sendable (_ previous: DeviceSecrets, _ updated: DeviceSecrets) async throws -> Void = { _, _ in }
     ) {
         self.connector = connector
@@ -70,6 +73,7 @@ public struct AdapterContext: Sendable {
         self.clientName = clientName
         self.timeout = timeout
         self.log = log
+        self.clock = clock
         self.secretsChanged = secretsChanged
     }
 }
@@ -145,77 +149,32 @@ public enum WakeMethod: String, Sendable, Hashable {
 
 /// One protocol family (one brand's remote-control protocol). An adapter
 /// speaks its protocol only through the `Connector` in its context, so it can be tested
-/// over an in-memory transport and run over real TLS unchanged. It also describes itself
-/// completely — discovery, probing, pairing, secrets, identity, voice, keys, waking — so
-/// the host (CLI, daemon, façade) never names a brand.
+/// over an in-memory transport and run over real TLS unchanged. It describes itself
+/// completely in its `descriptor` — discovery, ports, pairing, secrets, identity, voice,
+/// keys, help — so the host (CLI, daemon, façade) never names a brand; the rest is the
+/// four things only the brand knows how to do.
 public protocol TVAdapter: Sendable {
-    /// Stable id used in the store and on the command line (lower-case, e.g. `acme`).
-    var id: String { get }
-    var displayName: String { get }
-    /// mDNS service types this adapter recognises (`_acme-remote._tcp`).
-    var serviceTypes: [String] { get }
-    /// Named default ports (`remote`: 6466, `pairing`: 6467).
-    var defaultPorts: [String: UInt16] { get }
-    /// The port an address without one means.
-    var defaultPort: UInt16 { get }
-    /// What this adapter can do at most; a TV may declare less.
-    var capabilities: Capabilities { get }
-    /// The brand-neutral keys this adapter maps, with their codes.
-    var keyTable: [KeyMapping] { get }
-    /// SSDP search targets (`ST`) to send; answers come to `recognise` as services of type
-    /// `ssdp:<ST>`. Empty: no SSDP.
-    var ssdpSearchTargets: [String] { get }
-    /// How pairing goes, for help and for front ends that prepare the user.
-    var pairingStyle: PairingStyle { get }
-    /// Options of `photon pair` and `photon probe` for this brand (`--pairing-port`).
-    var options: [AdapterOption] { get }
-    /// The names of the secrets `PairedTV.secrets` carries besides the pin (`token`):
-    /// what the store keeps and every log redacts.
-    var secretNames: [String] { get }
-    /// Whether the TV remembers this installation's client certificate: regenerating the
-    /// identity then means pairing such TVs again.
-    var usesClientIdentity: Bool { get }
-    /// The audio voice input takes, or nil when the brand has none.
-    var voiceFormat: VoiceFormat? { get }
-    /// How a TV of this brand that does not answer is woken.
-    var wakeMethod: WakeMethod { get }
-    /// One or two sentences for `photon pair --help`: what happens after consent.
-    var pairingHelp: String { get }
-    /// One sentence for `photon probe --help`: how this brand is recognised.
-    var probeHelp: String { get }
-    /// One sentence for `photon launch --help`: what this brand takes as an app.
-    var launchHelp: String { get }
-    /// An app this brand can launch, for examples and the demo (empty: none).
-    var exampleApp: String { get }
+    var descriptor: AdapterDescriptor { get }
 
     /// Turns a discovered mDNS service into a candidate, or nil if it is not ours.
     func recognise(_ service: DiscoveredService) -> TVCandidate?
     /// Asks whether a TV of this brand answers at `host` (nil: it is not this brand).
     /// `ports` may override the adapter's named default ports.
     func probe(host: String, ports: [String: UInt16], context: AdapterContext) async throws -> TVCandidate?
-    /// Starts pairing with the TV at `endpoint`.
-    func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow
+    /// Starts pairing with the TV at `endpoint`, with the brand options the user gave.
+    func pairing(with endpoint: Endpoint, options: AdapterOptionValues, context: AdapterContext) -> any PairingFlow
     /// Opens a session to a paired TV.
     func openSession(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws
         -> any RemoteSession
 }
 
 extension TVAdapter {
-    public var ssdpSearchTargets: [String] { [] }
-    public var options: [AdapterOption] { [] }
-    public var secretNames: [String] { [] }
-    public var usesClientIdentity: Bool { false }
-    public var voiceFormat: VoiceFormat? { nil }
-    public var wakeMethod: WakeMethod { capabilities.contains(.wakeOnLAN) ? .wakeOnLAN : .none }
-    public var probeHelp: String { "" }
-    public var launchHelp: String { "" }
-    public var exampleApp: String { "" }
-
-    /// The name of the main port in `defaultPorts` (the one `defaultPort` is), which a
-    /// plain `--port` sets.
-    public var mainPortName: String {
-        defaultPorts.first { $0.value == defaultPort }?.key ?? "main"
-    }
+    /// The descriptor's id (what the store and the command line call the brand).
+    public var id: String { descriptor.id }
+    public var displayName: String { descriptor.displayName }
+    /// What this adapter can do at most; a TV may declare less.
+    public var capabilities: Capabilities { descriptor.capabilities }
+    public var keyTable: [KeyMapping] { descriptor.keyTable }
 }
 
 /// The adapters a program knows. The CLI and the daemon build it in exactly one place,
@@ -238,18 +197,20 @@ public struct AdapterRegistry: Sendable {
     /// Every brand option, once each, in registration order.
     public var options: [AdapterOption] {
         var seen: Set<String> = []
-        return adapters.flatMap(\.options).filter { seen.insert($0.name).inserted }
+        return adapters.flatMap(\.descriptor.pairing.options).filter { seen.insert($0.name).inserted }
     }
 
     /// The adapters that take option `name`.
-    public func adapters(taking name: String) -> [any TVAdapter] { adapters.filter { $0.options.contains { $0.name == name } } }
+    public func adapters(taking name: String) -> [any TVAdapter] {
+        adapters.filter { $0.descriptor.pairing.options.contains { $0.name == name } }
+    }
 
     /// Every SSDP search target, once each.
     public var ssdpSearchTargets: [String] {
         var seen: Set<String> = []
-        return adapters.flatMap(\.ssdpSearchTargets).filter { seen.insert($0).inserted }
+        return adapters.flatMap(\.descriptor.discovery.ssdpSearchTargets).filter { seen.insert($0).inserted }
     }
 
     /// Every secret name an adapter keeps (for redaction).
-    public var secretNames: Set<String> { Set(adapters.flatMap(\.secretNames)) }
+    public var secretNames: Set<String> { Set(adapters.flatMap(\.descriptor.pairing.secretNames)) }
 }

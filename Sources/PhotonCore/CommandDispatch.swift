@@ -37,13 +37,33 @@ extension RemoteCommand {
         case .volume(let change):
             try await Self.implementation(of: KeySending.self, in: session, for: needed).sendKey(.key(change.key), .press)
         case .text(let text): try await Self.implementation(of: TextTyping.self, in: session, for: needed).type(text)
-        case .launch(let app): try await Self.implementation(of: AppLaunching.self, in: session, for: needed).launch(app)
+        case .launch(let app):
+            let launcher = try Self.implementation(of: AppLaunching.self, in: session, for: needed)
+            var installed: [TVApp]?
+            if AppCatalog.entry(named: app) != nil, session.capabilities.contains(.appList), let listing = session as? any AppListing {
+                // Bounded: some TVs never answer the list (2024+ Samsung firmware), and the
+                // command's lifetime is short. Without the list the brand's newest id is used.
+                installed = (try? await waitAtMost(.milliseconds(1500)) { try await listing.installedApps() }) ?? nil
+            }
+            try await launcher.launch(try AppCatalog.launchTarget(for: app, ids: launcher.catalogIDs, installed: installed))
         case .setVolume(let level):
             guard (0...100).contains(level) else { throw PhotonError(.usage, "a volume level is from 0 to 100, not \(level)") }
             try await Self.implementation(of: VolumeSetting.self, in: session, for: needed).setVolume(level)
         case .voice(let pcm, let rate):
             try await Self.implementation(of: VoiceQuerying.self, in: session, for: needed).sendVoice(pcm: pcm, sampleRate: rate)
         case .search(let keyword): try await Self.implementation(of: Searching.self, in: session, for: needed).search(keyword)
+        case .input(let name): try await Self.implementation(of: InputSwitching.self, in: session, for: needed).switchInput(name)
+        case .notify(let message):
+            try RemoteCommand.checkNotification(message)
+            try await Self.implementation(of: Notifying.self, in: session, for: needed).notify(message)
+        case .screen(let on): try await Self.implementation(of: ScreenSwitching.self, in: session, for: needed).setScreen(on: on)
+        case .channel(let number):
+            if Self.channelMethod(for: session) == .tuningCall, let tuner = session as? any ChannelTuning {
+                try await tuner.tune(number)
+            } else {
+                let keys = try Self.implementation(of: KeySending.self, in: session, for: needed)
+                for key in try Self.digitKeys(for: number) { try await keys.sendKey(.key(key), .press) }
+            }
         case .wake:
             throw PhotonError(
                 .internal, "a wake request is not sent over a TV's session", hint: "send it through Photon's session service (the router)")

@@ -19,11 +19,45 @@ public struct SystemClock: RouterClock {
     public var now: Date { Date() }
 }
 
-/// Who sends a command. Gesture-like sources are the least trusted.
+/// Who sends a command. Gesture-like sources are the least trusted; a shared MQTT broker
+/// is next (anyone who may publish on it sends as `mqtt`).
 public enum CommandSource: String, Sendable, Codable, CaseIterable {
     case cli, interactive
     case apiClient = "api-client"
     case gesture
+    /// Commands from an MQTT broker (Home Assistant, or anyone who may publish there):
+    /// holds of at most `RouterPolicy.gestureHoldLimit`, always released; raw key codes
+    /// and links only where `RouterPolicy.brokerAllows` says so.
+    case mqtt
+
+    /// Whether a `hold-start` from this source is released by the router if its
+    /// `hold-end` does not come in time.
+    var holdsAreBounded: Bool { self == .gesture || self == .mqtt }
+}
+
+/// What commands from a shared MQTT broker may do beyond keys, text, volume and app ids,
+/// when a site enables it (`photon serve --mqtt-allow raw,links`).
+public struct BrokerAllowances: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// Brand key codes (`{"raw":"KEYCODE_TV_INPUT"}`).
+    public static let rawKeys = BrokerAllowances(rawValue: 1)
+    /// Launching a link (`https://…`, `intent:…`, anything with a scheme) rather than an
+    /// app id.
+    public static let links = BrokerAllowances(rawValue: 2)
+
+    /// Reads `raw,links` (the option's value); nil for an unknown word.
+    public init?(names: String) {
+        var allowances: BrokerAllowances = []
+        for word in names.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !word.isEmpty {
+            switch word {
+            case "raw": allowances.insert(.rawKeys)
+            case "links": allowances.insert(.links)
+            default: return nil
+            }
+        }
+        self = allowances
+    }
 }
 
 /// A command on its way to a TV, with everything the router checks.
@@ -54,8 +88,11 @@ public struct CommandEnvelope: Sendable {
 
 /// What delivering an admitted command did.
 public enum CommandOutcome: Sendable, Equatable {
-    /// Written to the TV.
+    /// Written to the TV, which does not confirm it: a cut right after the write may have
+    /// lost it.
     case sent
+    /// Written, and the TV confirmed it.
+    case acknowledged
     /// A wake for a TV that already answered: nothing was sent.
     case alreadyAwake
     /// The TV did not answer, was woken and came up.
@@ -76,6 +113,8 @@ public struct RouterPolicy: Sendable {
     /// The longest a gesture source may hold a key: a longer `hold` is refused, and a
     /// `hold-start` without its `hold-end` is released by the router after this long.
     public var gestureHoldLimit: TimeInterval = 2
+    /// What MQTT commands may do beyond the defaults (nothing more by default).
+    public var brokerAllows: BrokerAllowances = []
     public init() {}
 }
 
@@ -94,6 +133,8 @@ public enum RouterRejection: Error, Sendable, Equatable {
     case gestureForbidden
     case staleGeneration
     case gestureHoldTooLong(limit: TimeInterval)
+    /// A broker command asked for what the site does not allow (`raw`, `links`, a hold).
+    case brokerForbidden(String, allowance: String?)
 
     public var error: PhotonError {
         switch self {
@@ -113,6 +154,11 @@ public enum RouterRejection: Error, Sendable, Equatable {
         case .staleGeneration: return PhotonError(.cancelled, "the session was retargeted; the command for the old TV was dropped")
         case .gestureHoldTooLong(let limit):
             return PhotonError(.usage, "gesture sources may hold a key for at most \(limit) s", hint: "use an explicit source for longer holds")
+        case .brokerForbidden(let what, let allowance):
+            return PhotonError(
+                .unsupported, "commands from the MQTT broker may not \(what); nothing was sent",
+                hint: allowance.map { "a site that trusts everyone who can publish on its broker allows it with `photon serve --mqtt-allow \($0)`" }
+                    ?? "send it through the CLI or the daemon's socket")
         }
     }
 }
@@ -222,14 +268,14 @@ public actor CommandRouter {
         } catch is CancellationError {
             throw RouterRejection.staleGeneration
         }
-        if envelope.source == .gesture || sessions[envelope.sessionID]?.source == .gesture {
+        if envelope.source.holdsAreBounded || sessions[envelope.sessionID]?.source.holdsAreBounded == true {
             trackGestureHold(envelope)
         }
         return outcome
     }
 
-    /// A gesture's `hold-start` is released by the router if its `hold-end` does not
-    /// come within `gestureHoldLimit`; a `hold-end` cancels that.
+    /// A gesture's (or a broker's) `hold-start` is released by the router if its
+    /// `hold-end` does not come within `gestureHoldLimit`; a `hold-end` cancels that.
     private func trackGestureHold(_ e: CommandEnvelope) {
         guard case .key(let input, let action) = e.command, action != .press else { return }
         let key = HeldKey(session: e.sessionID, input: input)
@@ -292,6 +338,7 @@ public actor CommandRouter {
                 throw RouterRejection.gestureHoldTooLong(limit: policy.gestureHoldLimit)
             }
         }
+        if e.source == .mqtt || session.source == .mqtt { try admitFromBroker(e.command) }
         session.lastSequence = e.sequence
         remember(e.id, until: e.expiresAt)
         sessions[e.sessionID] = session
@@ -328,6 +375,30 @@ public actor CommandRouter {
 
     /// How many command ids are remembered for de-duplication (for tests and the bench).
     public var rememberedCommandCount: Int { recentIDs.count }
+
+    /// What anyone who can publish on the broker may send: no brand key codes and no links
+    /// unless the site allows them, no hold past the gesture limit.
+    private func admitFromBroker(_ command: RemoteCommand) throws {
+        switch command {
+        case .key(.raw, _), .longPress(.raw, _):
+            guard policy.brokerAllows.contains(.rawKeys) else { throw RouterRejection.brokerForbidden("send raw key codes", allowance: "raw") }
+        case .launch(let target) where Self.isLink(target):
+            guard policy.brokerAllows.contains(.links) else { throw RouterRejection.brokerForbidden("open links (only app ids)", allowance: "links") }
+        default: break
+        }
+        if case .longPress(_, let ms) = command, Double(ms) > policy.gestureHoldLimit * 1000 {
+            throw RouterRejection.brokerForbidden("hold a key for more than \(policy.gestureHoldLimit) s", allowance: nil)
+        }
+    }
+
+    /// A launch target with a scheme (`https://…`, `vnd.youtube://…`, `intent:…`), not an
+    /// app id (`12`, `111299001912`, `youtube.leanback.v4`, `12?contentId=…`).
+    static func isLink(_ target: String) -> Bool {
+        guard let colon = target.firstIndex(of: ":") else { return false }
+        let scheme = target[..<colon]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
+            || target.contains("://")
+    }
 
     /// Gestures may only navigate, play and change volume.
     static func gestureMaySend(_ command: RemoteCommand) -> Bool {

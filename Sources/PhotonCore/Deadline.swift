@@ -20,6 +20,58 @@ public func withTimeout<T: Sendable>(
     }
 }
 
+/// Waits at most `limit` for `operation` and returns its value, or nil when the time is up.
+/// Unlike `withTimeout`, it does not wait for a late operation to react to being
+/// cancelled: it is cancelled and left to end on its own. For waits that must be bounded
+/// even when what they wait for is stuck outside Photon's control (a one-shot command's
+/// close, a test's watchdog), never for work whose result still matters.
+public func waitAtMost<T: Sendable>(_ limit: Duration, for operation: @escaping @Sendable () async throws -> T) async throws -> T? {
+    let outcome = Locked<(continuation: CheckedContinuation<T?, any Error>?, result: Result<T?, any Error>?)>((nil, nil))
+    // The first outcome (the operation's or the timer's) resumes the waiter, once.
+    // `beforeResuming` runs first, so whoever is resumed sees its effects (the late
+    // operation already told to stop).
+    @Sendable func settle(_ result: Result<T?, any Error>, beforeResuming: () -> Void = {}) -> Bool {
+        let waiter = outcome.withLock { state -> CheckedContinuation<T?, any Error>?? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.continuation = nil }
+            return .some(state.continuation)
+        }
+        guard let waiter else { return false }
+        beforeResuming()
+        waiter?.resume(with: result)
+        return true
+    }
+    let running = Locked<Task<Void, Never>?>(nil)
+    let timer = Task {
+        try? await Task.sleep(for: limit)
+        if !Task.isCancelled { _ = settle(.success(nil)) { running.withLock { $0 }?.cancel() } }
+    }
+    let work = Task {
+        let result: Result<T?, any Error>
+        do { result = .success(try await operation()) } catch { result = .failure(error) }
+        if settle(result) { timer.cancel() }
+    }
+    running.withLock { $0 = work }
+    // The timer may have fired before the operation's task was known.
+    if outcome.withLock({ $0.result != nil }) { work.cancel() }
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<T?, any Error>) in
+            let ready = outcome.withLock { state -> Result<T?, any Error>? in
+                if let result = state.result { return result }
+                state.continuation = c
+                return nil
+            }
+            if let ready { c.resume(with: ready) }
+        }
+    } onCancel: {
+        _ = settle(.failure(CancellationError())) {
+            work.cancel()
+            timer.cancel()
+        }
+    }
+}
+
 extension Duration {
     /// `seconds` as a duration, clamped to `0...maximum`; NaN and negative values are
     /// zero. For times that come from other processes or the network, where converting a

@@ -7,7 +7,7 @@ public struct DeviceRecord: Sendable, Hashable, Codable {
     public var nickname: String
     public var brand: String
     public var host: String
-    /// The main port (the one `TVAdapter.defaultPort` names).
+    /// The main port (the one `AdapterDescriptor.Ports.main` is).
     public var port: UInt16
     /// Other named ports (`pairing`, `rest`).
     public var ports: [String: UInt16]
@@ -63,7 +63,7 @@ public struct DeviceRecord: Sendable, Hashable, Codable {
 /// so a brand adds a secret without a new field here or a new store format.
 public struct DeviceSecrets: Sendable, Hashable, Codable {
     public var pin: CertificateFingerprint?
-    /// The adapter's own secrets, by the names it declares in `TVAdapter.secretNames`.
+    /// The adapter's own secrets, by the names it declares in `AdapterDescriptor.Pairing.secretNames`.
     public var values: [String: String]
 
     public init(pin: CertificateFingerprint? = nil, values: [String: String] = [:]) {

@@ -14,8 +14,19 @@ public final class HTTPKeepAliveClient: Sendable {
     /// How long a kept connection may sit idle and still carry a command.
     public let idleReuse: Duration
     private let gate = AsyncGate()
+    private let check: ConnectionCheck?
 
-    public init(endpoint: Endpoint, connector: any Connector, timeout: Duration, maxBody: Int = 256 * 1024, idleReuse: Duration = .seconds(4)) {
+    /// Run on every new connection before its first request, with a function that sends
+    /// one GET on that connection: a protocol without authentication proves this way that
+    /// each connection reaches the paired TV (Roku: its serial), not only the first. A
+    /// check that throws closes the connection, and its error is the request's.
+    public typealias ConnectionCheck = @Sendable (_ get: (_ target: String) async throws -> HTTPClient.Response) async throws -> Void
+
+    public init(
+        endpoint: Endpoint, connector: any Connector, timeout: Duration, maxBody: Int = 256 * 1024, idleReuse: Duration = .seconds(4),
+        check: ConnectionCheck? = nil
+    ) {
+        self.check = check
         self.idleReuse = idleReuse
         self.endpoint = endpoint
         self.connector = connector
@@ -52,7 +63,26 @@ public final class HTTPKeepAliveClient: Sendable {
         } else {
             stream = try await connector.openByteStream(to: endpoint, security: .plain, timeout: timeout)
             current.withLock { $0 = stream }
+            if let check {
+                do {
+                    try await CommandDeadline.exempt {
+                        try await check { target in try await self.exchange(on: stream, "GET", target, body: [], timeout: timeout) }
+                    }
+                } catch let stale as StaleConnection {
+                    throw PhotonError(.connectionClosed, "\(endpoint) closed a new connection before answering (\(stale))")
+                } catch {
+                    await drop()
+                    throw error
+                }
+            }
         }
+        return try await exchange(on: stream, method, target, body: body, timeout: timeout)
+    }
+
+    /// One request and its answer on `stream`.
+    private func exchange(
+        on stream: any ByteStream, _ method: String, _ target: String, body: [UInt8], timeout: Duration
+    ) async throws -> HTTPClient.Response {
         var headers: [(String, String)] = [("Host", endpoint.description), ("Accept", "application/xml, text/xml, */*")]
         if method != "GET" || !body.isEmpty { headers.append(("Content-Length", String(body.count))) }
         try CommandDeadline.checkBeforeSending()

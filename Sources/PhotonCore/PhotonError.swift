@@ -67,6 +67,8 @@ extension PhotonError {
     public static func wrap(_ error: any Error) -> PhotonError {
         if let photon = error as? PhotonError { return photon }
         if let json = error as? JSONParseError { return PhotonError(json) }
+        // The router's refusals carry their own message wherever they surface.
+        if let rejection = error as? RouterRejection { return rejection.error }
         if error is CancellationError { return PhotonError(.cancelled, "the operation was cancelled") }
         return PhotonError(.internal, "unexpected error: \(error)", hint: "run again with --verbose and report it")
     }

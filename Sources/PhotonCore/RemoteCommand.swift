@@ -13,6 +13,14 @@ public enum RemoteCommand: Sendable, Hashable {
     case voice(pcm: [UInt8], sampleRate: Int)
     /// The TV's own search for `keyword` (where the brand has one).
     case search(String)
+    /// Switches to an input (`hdmi2`, `tv`, or the TV's label for one).
+    case input(InputName)
+    /// A short message shown on the TV's screen (a toast), where the brand has them.
+    case notify(String)
+    /// Switches the picture off (sound and apps go on) or back on, where the brand can.
+    case screen(on: Bool)
+    /// Tunes a channel: the TV's own call where it has one, else the digits and Enter.
+    case channel(ChannelNumber)
     /// Wakes a TV that does not answer (Wake-on-LAN to its stored MACs) and waits for
     /// it. Performed by the session service, never by an adapter's session, but admitted
     /// by the router like every other command: an expired or repeated wake sends nothing.
@@ -29,6 +37,10 @@ public enum RemoteCommand: Sendable, Hashable {
         case .setVolume: return .volumeSet
         case .voice: return .voice
         case .search: return .search
+        case .input: return .inputs
+        case .notify: return .notifications
+        case .screen: return .screenPower
+        case .channel: return .keys
         case .wake: return .wakeOnLAN
         }
     }
@@ -54,6 +66,16 @@ public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
     case search
     case currentApp = "current-app"
     case wakeOnLAN = "wake-on-lan"
+    /// Switching inputs (`photon input TV hdmi2`).
+    case inputs
+    /// Listing the inputs with their labels (`photon input TV`).
+    case inputList = "input-list"
+    /// On-screen notifications (`photon notify TV MESSAGE`).
+    case notifications
+    /// The picture switched off and on while the TV stays on (`photon screen TV off`).
+    case screenPower = "screen-power"
+    /// Listing channels, and tuning one with the TV's own call (`photon channels TV`).
+    case channelList = "channel-list"
 }
 
 /// A set of capabilities, kept as a value so it can be stored and compared.
@@ -98,11 +120,25 @@ public struct PlaybackState: Sendable, Hashable, Codable {
 /// Something the TV told us. Only typed values: nothing from the TV is passed raw.
 public enum TVEvent: Sendable, Equatable {
     case power(isOn: Bool)
+    /// What the TV says of its power beyond on and off, where its brand says more: on,
+    /// network standby, the picture off while on, or off; `reason` in the TV's words
+    /// (`Active Standby`, `Screen Saver`, `DisplayOff`).
+    case powerState(PowerState, reason: String?)
     case volume(VolumeState)
     case currentApp(String)
     case playback(PlaybackState)
     case deviceInfo(model: String?, vendor: String?, version: String?)
     case disconnected(reason: PhotonError?)
+}
+
+/// A TV's power as automations need it. `standby`: network standby (it answers, the
+/// picture is off); `screen-off`: on, with the picture switched off; `off`: it does not
+/// answer, or says it is powering off.
+public enum PowerState: String, Sendable, Hashable, CaseIterable {
+    case on
+    case standby
+    case screenOff = "screen-off"
+    case off
 }
 
 /// How to wake a TV that does not answer: where the packet goes and how long to wait.
@@ -132,6 +168,10 @@ extension RemoteCommand {
         case .setVolume(let level): return "volume \(level)"
         case .voice(let pcm, _): return "voice (\(pcm.count) bytes)"
         case .search(let keyword): return "search (\(keyword.count) characters)"
+        case .input(let name): return "input \(Redaction.sanitize(name.description))"
+        case .notify(let message): return "notify (\(message.count) characters)"
+        case .screen(let on): return "screen \(on ? "on" : "off")"
+        case .channel(let number): return "channel \(number)"
         case .wake(let request): return "wake (waiting up to \(Int(request.patience.seconds)) s)"
         }
     }

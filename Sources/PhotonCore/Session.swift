@@ -24,6 +24,21 @@ extension RemoteSession {
     }
 }
 
+extension RemoteSession {
+    /// Whether the TV confirms `command` once carried out (an answer per request: Roku's
+    /// HTTP, LG's SSAP requests). A command it does not confirm (Android TV, Samsung,
+    /// LG's pointer keys) was written, and a cut right after the write may still lose it.
+    public func confirms(_ command: RemoteCommand) -> Bool {
+        (self as? any AcknowledgesCommands)?.acknowledges(command) ?? false
+    }
+}
+
+/// A session whose TV answers each command it carries out, so "sent" can be told from
+/// "done": results say `acknowledged`.
+public protocol AcknowledgesCommands: RemoteSession {
+    func acknowledges(_ command: RemoteCommand) -> Bool
+}
+
 /// A session that can say why one of its capabilities is missing on this TV (an
 /// Android TV whose feature mask lacks KEY), so the one capability check gives the
 /// brand's hint instead of a generic refusal.
@@ -48,6 +63,13 @@ public protocol TextTyping: RemoteSession {
 /// An app or deep link opened (capability `app-launch`).
 public protocol AppLaunching: RemoteSession {
     func launch(_ app: String) async throws
+    /// The brand's ids (or links) for the apps of `AppCatalog`, by catalog key, newest
+    /// first; the core turns `launch netflix` into one of them.
+    var catalogIDs: [String: [String]] { get }
+}
+
+extension AppLaunching {
+    public var catalogIDs: [String: [String]] { [:] }
 }
 
 /// The volume set to an absolute level, 0–100 (capability `volume-set`).
@@ -63,6 +85,31 @@ public protocol VoiceQuerying: RemoteSession {
 /// The TV's own search (capability `search`).
 public protocol Searching: RemoteSession {
     func search(_ keyword: String) async throws
+}
+
+/// A short message on the TV's screen (capability `notifications`).
+public protocol Notifying: RemoteSession {
+    func notify(_ message: String) async throws
+}
+
+/// The picture off and on while the TV stays on (capability `screen-power`).
+public protocol ScreenSwitching: RemoteSession {
+    func setScreen(on: Bool) async throws
+}
+
+extension RemoteCommand {
+    /// The longest notification Photon sends: TVs show a line or two of a toast.
+    public static let notificationLimit = 200
+
+    /// Throws `usage` for an empty or over-long message, or one with control characters
+    /// other than a newline (a TV would show them, or its JSON escape, literally).
+    public static func checkNotification(_ message: String) throws {
+        guard !message.unicodeScalars.allSatisfy(\.properties.isWhitespace), message.count <= notificationLimit,
+            !message.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F })
+        else {
+            throw PhotonError(.usage, "a notification is 1 to \(notificationLimit) characters, without control characters")
+        }
+    }
 }
 
 /// An app installed on a TV, as `photon apps` lists it: the id `photon launch` takes, and

@@ -31,23 +31,24 @@ public final class AvahiBrowser: @unchecked Sendable {
     /// no avahi-daemon (or no D-Bus) is there.
     public init(types: [String]) throws {
         (events, continuation) = AsyncStream.makeStream(of: DiscoveryEvent.self, bufferingPolicy: .bufferingNewest(1024))
-        guard let poll = avahi_threaded_poll_new() else {
+        try Avahi.load()
+        guard let poll = Avahi.threaded_poll_new() else {
             throw PhotonError(.internal, "cannot create the Avahi event loop")
         }
         self.poll = poll
         var error: Int32 = 0
-        let client = avahi_client_new(avahi_threaded_poll_get(poll), AvahiClientFlags(rawValue: 0), { _, state, userdata in
+        let client = Avahi.client_new(Avahi.threaded_poll_get(poll), AvahiClientFlags(rawValue: 0), { _, state, userdata in
             guard let userdata else { return }
             let browser = Unmanaged<AvahiBrowser>.fromOpaque(userdata).takeUnretainedValue()
             if state == AVAHI_CLIENT_FAILURE { browser.daemonLost() }
         }, userdata, &error)
         guard let client else {
-            avahi_threaded_poll_free(poll)
+            Avahi.threaded_poll_free(poll)
             throw Self.daemonError(error)
         }
         self.client = client
         for type in types {
-            guard let browser = avahi_service_browser_new(
+            guard let browser = Avahi.service_browser_new(
                 client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), type, nil, AvahiLookupFlags(rawValue: 0),
                 { _, interface, proto, event, name, type, domain, _, userdata in
                     guard let userdata, let name, let type else { return }
@@ -55,25 +56,25 @@ public final class AvahiBrowser: @unchecked Sendable {
                     browser.browseEvent(interface: interface, proto: proto, event: event, name: name, type: type, domain: domain)
                 }, userdata)
             else {
-                let code = avahi_client_errno(client)
-                avahi_client_free(client)
-                avahi_threaded_poll_free(poll)
-                throw PhotonError(.internal, "cannot browse \(type): \(String(cString: avahi_strerror(code)))")
+                let code = Avahi.client_errno(client)
+                Avahi.client_free(client)
+                Avahi.threaded_poll_free(poll)
+                throw PhotonError(.internal, "cannot browse \(type): \(String(cString: Avahi.strerror(code)!))")
             }
             browsers.append(browser)
         }
         keepAlive = Unmanaged.passRetained(self)
-        guard avahi_threaded_poll_start(poll) == 0 else {
+        guard Avahi.threaded_poll_start(poll) == 0 else {
             keepAlive?.release()
             keepAlive = nil
-            avahi_client_free(client)
-            avahi_threaded_poll_free(poll)
+            Avahi.client_free(client)
+            Avahi.threaded_poll_free(poll)
             throw PhotonError(.internal, "cannot start the Avahi event loop")
         }
     }
 
     static func daemonError(_ code: Int32) -> PhotonError {
-        let text = String(cString: avahi_strerror(code))
+        let text = String(cString: Avahi.strerror(code)!)
         return PhotonError(
             .unreachable, "mDNS discovery needs avahi-daemon, and it is not reachable (\(text))",
             hint: "start it (`sudo systemctl start avahi-daemon`, or `avahi-daemon -D`), check D-Bus is running, or skip discovery: `photon probe ADDRESS`")
@@ -88,10 +89,10 @@ public final class AvahiBrowser: @unchecked Sendable {
         case AVAHI_BROWSER_NEW:
             guard let client else { return }
             // The resolver frees itself in its callback.
-            _ = avahi_service_resolver_new(
+            _ = Avahi.service_resolver_new(
                 client, interface, proto, name, type, domain, AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(rawValue: 0),
                 { resolver, _, _, event, name, type, _, host, address, port, txt, _, userdata in
-                    defer { if let resolver { avahi_service_resolver_free(resolver) } }
+                    defer { if let resolver { Avahi.service_resolver_free(resolver) } }
                     guard let userdata, event == AVAHI_RESOLVER_FOUND, let name, let type else { return }
                     let browser = Unmanaged<AvahiBrowser>.fromOpaque(userdata).takeUnretainedValue()
                     browser.resolved(name: name, type: type, host: host, address: address, port: port, txt: txt)
@@ -112,17 +113,17 @@ public final class AvahiBrowser: @unchecked Sendable {
         var addresses: [String] = []
         if let address {
             var buffer = [CChar](repeating: 0, count: Int(AVAHI_ADDRESS_STR_MAX))
-            avahi_address_snprint(&buffer, buffer.count, address)
+            Avahi.address_snprint(&buffer, buffer.count, address)
             addresses.append(Self.text(buffer, limit: 64))
         }
         var entries: [[UInt8]] = []
         var item = txt
         while let entry = item, entries.count < MDNSTXT.maximumEntries {
-            let size = Int(avahi_string_list_get_size(entry))
-            if let text = avahi_string_list_get_text(entry), size > 0, size <= 255 {
+            let size = Int(Avahi.string_list_get_size(entry))
+            if let text = Avahi.string_list_get_text(entry), size > 0, size <= 255 {
                 entries.append(Array(UnsafeBufferPointer(start: text, count: size)))
             }
-            item = avahi_string_list_get_next(entry)
+            item = Avahi.string_list_get_next(entry)
         }
         let records = MDNSTXT.decode(entries: entries)
         continuation.yield(.found(DiscoveredService(
@@ -148,12 +149,12 @@ public final class AvahiBrowser: @unchecked Sendable {
         let release: Unmanaged<AvahiBrowser>? = lock.withLock {
             guard !stopped else { return nil }
             stopped = true
-            avahi_threaded_poll_stop(poll)
-            for browser in browsers { avahi_service_browser_free(browser) }
+            Avahi.threaded_poll_stop(poll)
+            for browser in browsers { Avahi.service_browser_free(browser) }
             browsers = []
-            if let client { avahi_client_free(client) }
+            if let client { Avahi.client_free(client) }
             client = nil
-            avahi_threaded_poll_free(poll)
+            Avahi.threaded_poll_free(poll)
             continuation.finish()
             defer { keepAlive = nil }
             return keepAlive
@@ -175,15 +176,16 @@ public final class AvahiPublisher: @unchecked Sendable {
     private let box: Unmanaged<Promise<Void>>
 
     public init(name: String, type: String, port: UInt16, txt: [String: String]) throws {
-        guard let poll = avahi_threaded_poll_new() else { throw PhotonError(.internal, "cannot create the Avahi event loop") }
+        try Avahi.load()
+        guard let poll = Avahi.threaded_poll_new() else { throw PhotonError(.internal, "cannot create the Avahi event loop") }
         var error: Int32 = 0
-        guard let client = avahi_client_new(avahi_threaded_poll_get(poll), AvahiClientFlags(rawValue: 0), { _, _, _ in }, nil, &error) else {
-            avahi_threaded_poll_free(poll)
+        guard let client = Avahi.client_new(Avahi.threaded_poll_get(poll), AvahiClientFlags(rawValue: 0), { _, _, _ in }, nil, &error) else {
+            Avahi.threaded_poll_free(poll)
             throw AvahiBrowser.daemonError(error)
         }
         let box = Unmanaged.passRetained(established)
         self.box = box
-        guard let group = avahi_entry_group_new(client, { _, state, userdata in
+        guard let group = Avahi.entry_group_new(client, { _, state, userdata in
             guard let userdata else { return }
             let promise = Unmanaged<Promise<Void>>.fromOpaque(userdata).takeUnretainedValue()
             if state == AVAHI_ENTRY_GROUP_ESTABLISHED { promise.succeed(()) }
@@ -192,34 +194,34 @@ public final class AvahiPublisher: @unchecked Sendable {
             }
         }, box.toOpaque()) else {
             box.release()
-            avahi_client_free(client)
-            avahi_threaded_poll_free(poll)
+            Avahi.client_free(client)
+            Avahi.threaded_poll_free(poll)
             throw PhotonError(.internal, "cannot create an Avahi entry group")
         }
         var list: UnsafeMutablePointer<AvahiStringList>?
-        for (key, value) in txt.sorted(by: { $0.key < $1.key }) { list = avahi_string_list_add(list, "\(key)=\(value)") }
+        for (key, value) in txt.sorted(by: { $0.key < $1.key }) { list = Avahi.string_list_add(list, "\(key)=\(value)") }
         // A name already taken on the network gets Avahi's alternative ("Name #2").
         var serviceName = name
         var added: Int32 = 0
         for _ in 0..<10 {
-            added = avahi_entry_group_add_service_strlst(
+            added = Avahi.entry_group_add_service_strlst(
                 group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(rawValue: 0), serviceName,
                 type, nil, nil, port, list)
-            guard added == Int32(AVAHI_ERR_COLLISION), let alternative = avahi_alternative_service_name(serviceName) else { break }
+            guard added == Int32(AVAHI_ERR_COLLISION), let alternative = Avahi.alternative_service_name(serviceName) else { break }
             serviceName = String(cString: alternative)
-            avahi_free(alternative)
+            Avahi.free(alternative)
         }
-        avahi_string_list_free(list)
+        Avahi.string_list_free(list)
         publishedName = serviceName
-        guard added == 0, avahi_entry_group_commit(group) == 0 else {
-            let code = avahi_client_errno(client)
-            avahi_client_free(client)
-            avahi_threaded_poll_free(poll)
-            throw PhotonError(.internal, "cannot announce \(name): \(String(cString: avahi_strerror(code)))")
+        guard added == 0, Avahi.entry_group_commit(group) == 0 else {
+            let code = Avahi.client_errno(client)
+            Avahi.client_free(client)
+            Avahi.threaded_poll_free(poll)
+            throw PhotonError(.internal, "cannot announce \(name): \(String(cString: Avahi.strerror(code)!))")
         }
-        guard avahi_threaded_poll_start(poll) == 0 else {
-            avahi_client_free(client)
-            avahi_threaded_poll_free(poll)
+        guard Avahi.threaded_poll_start(poll) == 0 else {
+            Avahi.client_free(client)
+            Avahi.threaded_poll_free(poll)
             throw PhotonError(.internal, "cannot start the Avahi event loop")
         }
         self.poll = poll
@@ -228,10 +230,10 @@ public final class AvahiPublisher: @unchecked Sendable {
     }
 
     deinit {
-        avahi_threaded_poll_stop(poll)
-        avahi_entry_group_free(group)
-        avahi_client_free(client)
-        avahi_threaded_poll_free(poll)
+        Avahi.threaded_poll_stop(poll)
+        Avahi.entry_group_free(group)
+        Avahi.client_free(client)
+        Avahi.threaded_poll_free(poll)
         box.release()
     }
 }

@@ -16,11 +16,8 @@ public struct EmulatorEvent: Sendable, CustomStringConvertible {
         self.time = EmulatorEvent.monotonicSeconds()
     }
 
-    public static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    /// CLOCK_MONOTONIC in seconds (the clock photon-cli's `PHOTON_TIMINGS` marks use).
+    public static func monotonicSeconds() -> Double { PhaseTimer.monotonicSeconds() }
 
     public subscript(_ key: String) -> EmulatorValue? { fields.first { $0.0 == key }?.1 }
 

@@ -43,7 +43,7 @@ public final class Photon: Sendable {
         self.timeout = timeout
         self.log = log
         self.clock = clock
-        sessions = SessionFactory(store: store, registry: adapters, timeout: timeout, log: log, cachesStore: cachesStore)
+        sessions = SessionFactory(store: store, registry: adapters, timeout: timeout, log: log, cachesStore: cachesStore, clock: clock)
         let pool = TVSessionPool(
             factory: sessions, policy: policy, clock: clock, log: serviceLog ?? ServiceLog(notice: { log.debug($0) }, debug: log))
         self.pool = pool
@@ -59,8 +59,8 @@ public final class Photon: Sendable {
                 }
                 // The envelope's expiry bounds the wait for a connection, too.
                 let remaining = envelope.expiresAt.timeIntervalSince(clock.now)
-                try await tv.send(envelope.command, deadline: ContinuousClock.now + .clampedSeconds(remaining, maximum: 3600))
-                return .sent
+                let acknowledged = try await tv.send(envelope.command, deadline: ContinuousClock.now + .clampedSeconds(remaining, maximum: 3600))
+                return acknowledged ? .acknowledged : .sent
             })
     }
 
@@ -80,6 +80,7 @@ public final class Photon: Sendable {
     /// here); warm ones connect in the background.
     public func connect(_ name: String, source: CommandSource = .apiClient, wake: WakeRequest? = nil) async throws -> TVRemote {
         let tv = try await pool.acquire(name)
+        PhaseTimer.mark("device looked up")
         let routerSession = await router.openSession(source: source, target: tv.deviceID)
         let remote = await TVRemote(photon: self, tv: tv, routerSession: routerSession, source: source)
         do {

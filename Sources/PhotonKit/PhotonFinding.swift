@@ -49,9 +49,16 @@ extension Photon {
         if adapters.count == 1 { return adapters[0] }
         let endpoint = try Endpoint(parsing: address, defaultPort: 0)
         if endpoint.port != 0 {
-            let matching = adapters.filter { $0.defaultPorts.values.contains(endpoint.port) }
+            let matching = adapters.filter { $0.descriptor.ports.all.values.contains(endpoint.port) }
             if matching.count == 1 { return matching[0] }
-            throw PhotonError(.usage, "cannot tell the brand from port \(endpoint.port)", hint: "pass --brand \(registry.ids.joined(separator: "|"))")
+            // A port no brand uses by default: ask each brand with it as its main port.
+            let ports = Dictionary(uniqueKeysWithValues: adapters.map { ($0.id, [$0.descriptor.ports.mainName: endpoint.port]) })
+            for result in try await probe(host: endpoint.host, ports: ports) {
+                if case .success(.some) = result.result { return try registry.adapter(id: result.brand) }
+            }
+            throw PhotonError(
+                .unreachable, "no supported TV answered at \(endpoint)",
+                hint: "tried: \(registry.ids.joined(separator: ", ")); pass --brand to skip detection")
         }
         for result in try await probe(host: endpoint.host) {
             if case .success(.some) = result.result { return try registry.adapter(id: result.brand) }
@@ -67,8 +74,9 @@ extension Photon {
         async throws -> PairedTV
     {
         let adapter = try await chooseAdapter(for: address, brand: brand)
-        let endpoint = try Endpoint(parsing: address, defaultPort: adapter.defaultPort)
-        return try await adapter.pairing(with: endpoint, options: options, context: try await sessions.adapterContext()).run(responder: responder)
+        let endpoint = try Endpoint(parsing: address, defaultPort: adapter.descriptor.ports.main)
+        let values = try AdapterOptionValues(parsing: options, for: adapter.descriptor.pairing.options)
+        return try await adapter.pairing(with: endpoint, options: values, context: try await sessions.adapterContext()).run(responder: responder)
     }
 
     /// Stores a paired TV under `nickname` (default: kept from an earlier pairing of the
@@ -104,7 +112,7 @@ extension Photon {
         -> AsyncStream<(candidate: TVCandidate, service: DiscoveredService)>
     {
         let adapters = try brands.map { try $0.map { try registry.adapter(id: $0) } } ?? registry.adapters
-        let browser = try AvahiBrowser(types: Array(Set(adapters.flatMap(\.serviceTypes))).sorted())
+        let browser = try AvahiBrowser(types: Array(Set(adapters.flatMap(\.descriptor.discovery.serviceTypes))).sorted())
         let targets = AdapterRegistry(adapters).ssdpSearchTargets
         return AsyncStream { continuation in
             let stopper = Task {

@@ -79,14 +79,15 @@ public final class TVRemote: Sendable {
         }
     }
 
-    /// The TV's installed apps (ids `send(.launch(_:))` takes), where its brand can list them.
-    public func installedApps() async throws -> [TVApp] { try await tv.installedApps() }
+    /// One of the TV's lists: its installed apps (ids `send(.launch(_:))` takes), its
+    /// inputs (ids and labels `.input` takes), where its brand can give it.
+    public func items(_ kind: TVListKind) async throws -> [TVListItem] { try await tv.items(kind) }
 
     /// The TV's state as it reports it after connecting: device, power, app and volume
     /// (those its capabilities promise), waiting at most `settle` for them.
     public func status(settle: Duration = .milliseconds(1500)) async throws -> [TVEvent] {
         let known = try await tv.status(settle: settle)
-        return ["device", "power", "app", "playback", "volume"].compactMap { key in known.first { $0.stateKey == key } }
+        return ["device", "power", "power-state", "app", "playback", "volume"].compactMap { key in known.first { $0.stateKey == key } }
     }
 
     /// Ends this remote; under one-shot sessions the TV's session closes when no other

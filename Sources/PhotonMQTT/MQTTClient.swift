@@ -26,6 +26,9 @@ public final class MQTTClient: @unchecked Sendable {
         /// The last will: published by the broker when this client drops.
         public var will: (topic: String, payload: String, retain: Bool)?
         public var tls: TLS?
+        /// Messages with a longer payload are dropped in libmosquitto's callback, before
+        /// anything is copied (`Event.oversize` says which topic).
+        public var maximumPayload = 8192
 
         public enum TLS: Sendable, Hashable {
             /// Verify the broker's chain against this CA file, and its name.
@@ -47,6 +50,16 @@ public final class MQTTClient: @unchecked Sendable {
         public var qos: Int32
         /// Delivered from the broker's retained store (not live).
         public var retain: Bool
+        /// When it arrived (stamped in libmosquitto's callback, before any queue).
+        public var receivedAt: Date
+
+        public init(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool = false, receivedAt: Date = Date()) {
+            self.topic = topic
+            self.payload = payload
+            self.qos = qos
+            self.retain = retain
+            self.receivedAt = receivedAt
+        }
     }
 
     public enum Event: Sendable {
@@ -54,6 +67,8 @@ public final class MQTTClient: @unchecked Sendable {
         case connectionRefused(String)
         case disconnected(code: Int32)
         case message(Message)
+        /// A message over `Options.maximumPayload` arrived on this topic and was dropped.
+        case oversize(topic: String, bytes: Int)
         /// An error libmosquitto reported (a TLS failure, a refused socket).
         case error(String)
     }
@@ -63,52 +78,62 @@ public final class MQTTClient: @unchecked Sendable {
     private let handle: OpaquePointer
     private let options: Options
     private var sslContext: OpaquePointer?
+    /// Whether the broker accepted the connection and it has not dropped since.
+    private let connected = Locked(false)
     private var pin: UnsafeMutablePointer<UInt8>?
     private let stopped = Locked(false)
     private let stopping = Locked(false)
     private var wake: [Int32] = [-1, -1]
     private var thread: Thread?
 
-    private static let initialise: Void = { mosquitto_lib_init() }()
+    private static let initialise: Void = { Mosquitto.lib_init() }()
 
     public init(_ options: Options) throws {
+        try Mosquitto.load()
         _ = Self.initialise
         self.options = options
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(4096))
-        guard let handle = mosquitto_new(options.clientID, true, nil) else {
+        guard let handle = Mosquitto.new(options.clientID, true, nil) else {
             throw PhotonError(.internal, "libmosquitto could not make a client")
         }
         self.handle = handle
         // Publishes come from Swift's threads while the network thread reads.
-        mosquitto_threaded_set(handle, true)
-        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
-        mosquitto_connect_callback_set(handle) { _, object, rc in
+        Mosquitto.threaded_set(handle, true)
+        Mosquitto.user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        Mosquitto.connect_callback_set(handle) { _, object, rc in
             guard let object else { return }
             let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
-            client.continuation.yield(rc == 0 ? .connected : .connectionRefused(String(cString: mosquitto_connack_string(rc))))
+            client.connected.withLock { $0 = rc == 0 }
+            client.continuation.yield(rc == 0 ? .connected : .connectionRefused(String(cString: Mosquitto.connack_string(rc)!)))
         }
-        mosquitto_disconnect_callback_set(handle) { _, object, rc in
+        Mosquitto.disconnect_callback_set(handle) { _, object, rc in
             guard let object else { return }
-            Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue().continuation.yield(.disconnected(code: rc))
+            let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
+            client.connected.withLock { $0 = false }
+            client.continuation.yield(.disconnected(code: rc))
         }
-        mosquitto_message_callback_set(handle) { _, object, message in
+        Mosquitto.message_callback_set(handle) { _, object, message in
             guard let object, let message else { return }
             let m = message.pointee
+            let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
+            let topic = m.topic.map { String(cString: $0) } ?? ""
+            guard Int(m.payloadlen) <= client.options.maximumPayload else {
+                client.continuation.yield(.oversize(topic: topic, bytes: Int(m.payloadlen)))
+                return
+            }
             let payload = m.payloadlen > 0 && m.payload != nil
                 ? Array(UnsafeRawBufferPointer(start: m.payload, count: Int(m.payloadlen))) : []
-            let topic = m.topic.map { String(cString: $0) } ?? ""
-            Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue().continuation.yield(
-                .message(Message(topic: topic, payload: payload, qos: m.qos, retain: m.retain)))
+            client.continuation.yield(.message(Message(topic: topic, payload: payload, qos: m.qos, retain: m.retain, receivedAt: Date())))
         }
-        mosquitto_log_callback_set(handle) { _, object, level, text in
+        Mosquitto.log_callback_set(handle) { _, object, level, text in
             guard let object, let text, level & Int32(MOSQ_LOG_ERR) != 0 else { return }
             Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue().continuation.yield(.error(Redaction.sanitize(String(cString: text), limit: 200)))
         }
-        mosquitto_reconnect_delay_set(handle, 1, 30, true)
+        Mosquitto.reconnect_delay_set(handle, 1, 30, true)
         do {
             try configure()
         } catch {
-            mosquitto_destroy(handle)
+            Mosquitto.destroy(handle)
             throw error
         }
     }
@@ -117,17 +142,17 @@ public final class MQTTClient: @unchecked Sendable {
         // Commands, results and states are small messages that must not wait: without this,
         // Nagle's algorithm holds a publish until the previous one is acknowledged, and the
         // broker's delayed acknowledgement makes that up to 40 ms.
-        try check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "turning off Nagle's algorithm")
+        try check(Mosquitto.int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "turning off Nagle's algorithm")
         if let username = options.username {
-            try check(mosquitto_username_pw_set(handle, username, options.password), "setting the broker login")
+            try check(Mosquitto.username_pw_set(handle, username, options.password), "setting the broker login")
         }
         if let will = options.will {
             let bytes = Array(will.payload.utf8)
-            try check(mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes, 1, will.retain), "setting the last will")
+            try check(Mosquitto.will_set(handle, will.topic, Int32(bytes.count), bytes, 1, will.retain), "setting the last will")
         }
         switch options.tls {
         case .caFile(let path)?:
-            try check(mosquitto_tls_set(handle, path, nil, nil, nil, nil), "loading the CA file \(path)")
+            try check(Mosquitto.tls_set(handle, path, nil, nil, nil, nil), "loading the CA file \(path)")
         case .pinned(let fingerprint)?:
             // A context of our own whose verification is the pin alone: the certificate
             // with exactly this SHA-256 fingerprint, whatever signed it.
@@ -147,8 +172,8 @@ public final class MQTTClient: @unchecked Sendable {
             }, stored)
             sslContext = ctx
             // Our context as it is: without libmosquitto's defaults (a CA file it would require).
-            try check(mosquitto_int_option(handle, MOSQ_OPT_SSL_CTX_WITH_DEFAULTS, 0), "configuring TLS")
-            try check(mosquitto_void_option(handle, MOSQ_OPT_SSL_CTX, UnsafeMutableRawPointer(ctx)), "using the pinned TLS context")
+            try check(Mosquitto.int_option(handle, MOSQ_OPT_SSL_CTX_WITH_DEFAULTS, 0), "configuring TLS")
+            try check(Mosquitto.void_option(handle, MOSQ_OPT_SSL_CTX, UnsafeMutableRawPointer(ctx)), "using the pinned TLS context")
         case nil:
             break
         }
@@ -156,7 +181,7 @@ public final class MQTTClient: @unchecked Sendable {
 
     private func check(_ rc: Int32, _ what: String) throws {
         guard rc == MOSQ_ERR_SUCCESS.rawValue else {
-            throw PhotonError(.usage, "MQTT: \(what) failed: \(String(cString: mosquitto_strerror(rc)))")
+            throw PhotonError(.usage, "MQTT: \(what) failed: \(String(cString: Mosquitto.strerror(rc)!))")
         }
     }
 
@@ -180,17 +205,17 @@ public final class MQTTClient: @unchecked Sendable {
         var failures = 0
         var everConnected = false
         while !stopped.withLock({ $0 }) {
-            let socket = mosquitto_socket(handle)
+            let socket = Mosquitto.socket(handle)
             if socket < 0 {
                 // Stopping: the DISCONNECT went out and libmosquitto closed the socket.
                 if stopping.withLock({ $0 }) { return }
-                let rc = everConnected ? mosquitto_reconnect(handle) : mosquitto_connect(handle, options.host, Int32(options.port), options.keepAlive)
+                let rc = everConnected ? Mosquitto.reconnect(handle) : Mosquitto.connect(handle, options.host, Int32(options.port), options.keepAlive)
                 if rc == MOSQ_ERR_SUCCESS.rawValue {
                     everConnected = true
                     failures = 0
                 } else {
                     if rc != MOSQ_ERR_ERRNO.rawValue && rc != MOSQ_ERR_CONN_LOST.rawValue && rc != MOSQ_ERR_NO_CONN.rawValue {
-                        continuation.yield(.error(String(cString: mosquitto_strerror(rc))))
+                        continuation.yield(.error(String(cString: Mosquitto.strerror(rc)!)))
                     }
                     failures += 1
                     let delay = min(30.0, pow(2.0, Double(min(failures - 1, 5))))
@@ -203,7 +228,7 @@ public final class MQTTClient: @unchecked Sendable {
                 continue
             }
             var fds = [
-                pollfd(fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle) ? Int16(POLLOUT) : 0), revents: 0),
+                pollfd(fd: socket, events: Int16(POLLIN) | (Mosquitto.want_write(handle) ? Int16(POLLOUT) : 0), revents: 0),
                 pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&fds, 2, 1000)
@@ -213,12 +238,12 @@ public final class MQTTClient: @unchecked Sendable {
                 while read(wake[0], &drain, 64) > 0 {}
             }
             var rc = MOSQ_ERR_SUCCESS.rawValue
-            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { rc = mosquitto_loop_read(handle, 1) }
-            if rc == MOSQ_ERR_SUCCESS.rawValue, mosquitto_want_write(handle) { rc = mosquitto_loop_write(handle, 1) }
-            if rc == MOSQ_ERR_SUCCESS.rawValue { rc = mosquitto_loop_misc(handle) }
-            if rc != MOSQ_ERR_SUCCESS.rawValue, mosquitto_socket(handle) >= 0 {
+            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { rc = Mosquitto.loop_read(handle, 1) }
+            if rc == MOSQ_ERR_SUCCESS.rawValue, Mosquitto.want_write(handle) { rc = Mosquitto.loop_write(handle, 1) }
+            if rc == MOSQ_ERR_SUCCESS.rawValue { rc = Mosquitto.loop_misc(handle) }
+            if rc != MOSQ_ERR_SUCCESS.rawValue, Mosquitto.socket(handle) >= 0 {
                 // A broken connection: close it; the next turn reconnects.
-                mosquitto_disconnect(handle)
+                Mosquitto.disconnect(handle)
             }
         }
     }
@@ -232,8 +257,12 @@ public final class MQTTClient: @unchecked Sendable {
     @discardableResult
     public func publish(_ topic: String, _ payload: [UInt8], qos: Int32 = 1, retain: Bool = false) -> Bool {
         guard !stopping.withLock({ $0 }) else { return false }
+        // libmosquitto would queue a QoS 1 message while disconnected (answering "no
+        // connection") and deliver it after the reconnect: memory grows during an outage
+        // and stale results arrive late. Not connected: dropped here.
+        guard connected.withLock({ $0 }) else { return false }
         let sent = payload.withUnsafeBytes { bytes in
-            mosquitto_publish(handle, nil, topic, Int32(bytes.count), bytes.baseAddress, qos, retain) == MOSQ_ERR_SUCCESS.rawValue
+            Mosquitto.publish(handle, nil, topic, Int32(bytes.count), bytes.baseAddress, qos, retain) == MOSQ_ERR_SUCCESS.rawValue
         }
         wakeUp()
         return sent
@@ -245,7 +274,7 @@ public final class MQTTClient: @unchecked Sendable {
     }
 
     public func subscribe(_ pattern: String, qos: Int32 = 1) throws {
-        try check(mosquitto_subscribe(handle, nil, pattern, qos), "subscribing to \(pattern)")
+        try check(Mosquitto.subscribe(handle, nil, pattern, qos), "subscribing to \(pattern)")
         wakeUp()
     }
 
@@ -256,7 +285,7 @@ public final class MQTTClient: @unchecked Sendable {
             return !s
         }) else { return }
         // The DISCONNECT goes out on the network thread, which then ends.
-        mosquitto_disconnect(handle)
+        Mosquitto.disconnect(handle)
         wakeUp()
         if let thread, !Thread.current.isEqual(thread) {
             for _ in 0..<100 where !thread.isFinished { usleep(5_000) }
@@ -271,7 +300,7 @@ public final class MQTTClient: @unchecked Sendable {
 
     deinit {
         stop()
-        mosquitto_destroy(handle)
+        Mosquitto.destroy(handle)
         if let sslContext { SSL_CTX_free(sslContext) }
         for fd in wake where fd >= 0 { close(fd) }
         pin?.deallocate()

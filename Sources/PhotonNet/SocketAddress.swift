@@ -92,7 +92,12 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
                 }
             }
         }
-        return try await withTimeout(timeout, "looking up \(host)") { try await lookup.value }
+        // A hung resolver ignores cancellation: past the timeout the lookup is left to
+        // finish on its own (withTimeout would wait for it).
+        guard let addresses = try await waitAtMost(timeout, for: { try await lookup.value }) else {
+            throw PhotonError.timedOut("looking up \(host)", after: timeout.seconds)
+        }
+        return addresses
     }
 
     private static func getAddresses(host: String, port: UInt16) throws -> [SocketAddress] {

@@ -82,4 +82,14 @@ public final class SocketStream: ByteStream {
     }
 
     public func close() async { await socket.closeGracefully() }
+
+    /// Closes at once with a reset (RST) instead of a FIN: what a crashed peer, a NAT that
+    /// forgot the flow or a fault proxy does. Unsent and unread bytes are dropped.
+    public func abort() {
+        _ = socket.withOpenDescriptor { fd in
+            var off = linger(l_onoff: 1, l_linger: 0)
+            return setsockopt(fd, SOL_SOCKET, SO_LINGER, &off, socklen_t(MemoryLayout<linger>.size))
+        }
+        socket.close()
+    }
 }

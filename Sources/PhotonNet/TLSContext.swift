@@ -17,6 +17,40 @@ final class TLSContext: @unchecked Sendable {
 
     deinit { SSL_CTX_free(pointer) }
 
+    /// The filter of a server context that decides on client certificates, kept alive
+    /// as long as the context (OpenSSL holds only a pointer to it).
+    private let clientFilter = Locked<ClientFilter?>(nil)
+
+    final class ClientFilter: Sendable {
+        let accepts: @Sendable (CertificateFingerprint) -> Bool
+        init(_ accepts: @escaping @Sendable (CertificateFingerprint) -> Bool) { self.accepts = accepts }
+    }
+
+    private static let filterIndex = photon_SSL_CTX_get_ex_new_index()
+
+    /// Makes the handshake refuse, with a TLS alert, a client certificate `accepts`
+    /// refuses (a client without one is left to the caller, as before).
+    func filterClients(_ accepts: @escaping @Sendable (CertificateFingerprint) -> Bool) {
+        let filter = ClientFilter(accepts)
+        clientFilter.withLock { $0 = filter }
+        SSL_CTX_set_ex_data(pointer, Self.filterIndex, Unmanaged.passUnretained(filter).toOpaque())
+        SSL_CTX_set_verify(pointer, SSL_VERIFY_PEER) { _, store in
+            // Only the client's own certificate (depth 0) is judged; its chain is not.
+            guard let store, X509_STORE_CTX_get_error_depth(store) == 0,
+                let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()),
+                let context = SSL_get_SSL_CTX(OpaquePointer(ssl)),
+                let raw = SSL_CTX_get_ex_data(context, TLSContext.filterIndex),
+                let certificate = X509_STORE_CTX_get_current_cert(store)
+            else { return 1 }
+            var digest = [UInt8](repeating: 0, count: 32)
+            var length: UInt32 = 0
+            guard X509_digest(certificate, EVP_sha256(), &digest, &length) == 1, length == 32,
+                let fingerprint = try? CertificateFingerprint(bytes: digest)
+            else { return 0 }
+            return Unmanaged<ClientFilter>.fromOpaque(raw).takeUnretainedValue().accepts(fingerprint) ? 1 : 0
+        }
+    }
+
     static func make(
         server: Bool, certificatePEM: String?, privateKeyPEM: String?, minimum: TLSVersion, maximum: TLSVersion
     ) throws -> TLSContext {

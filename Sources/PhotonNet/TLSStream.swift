@@ -60,16 +60,18 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
     ) async throws -> TLSStream {
         let end = ContinuousClock.now + timeout
         let socket = try await Socket.connect(host: host, port: port, timeout: timeout)
+        PhaseTimer.mark("tcp connected")
         let stream: TLSStream
         do {
-            stream = try TLSStream(
-                socket: socket, context: try TLSContext.client(for: options), server: false,
-                serverName: options.serverName)
+            let context = try TLSContext.client(for: options)
+            PhaseTimer.mark("tls context (identity key and certificate loaded)")
+            stream = try TLSStream(socket: socket, context: context, server: false, serverName: options.serverName)
         } catch {
             socket.close()
             throw error
         }
         try await stream.handshake(deadline: end, peerDescription: Endpoint(host: host, port: port).description)
+        PhaseTimer.mark("tls handshake")
         if case .pinned(let expected) = options.trust {
             guard let seen = stream.peerCertificate?.fingerprint, seen == expected else {
                 await stream.close()
@@ -250,6 +252,10 @@ public struct TLSServerConfiguration: Sendable {
     public var minimumVersion: TLSVersion
     public var maximumVersion: TLSVersion
     public var handshakeTimeout: Duration
+    /// Decides, during the handshake, whether a client certificate is accepted (nil: any,
+    /// or none, reported on the stream). One it refuses ends the handshake with a TLS
+    /// alert, as a TV that no longer knows a client does.
+    public var acceptsClient: (@Sendable (CertificateFingerprint) -> Bool)?
 
     public init(
         certificatePEM: String, privateKeyPEM: String, minimumVersion: TLSVersion = .tls12,
@@ -274,6 +280,7 @@ public final class TLSListener: Sendable {
         context = try TLSContext.make(
             server: true, certificatePEM: configuration.certificatePEM, privateKeyPEM: configuration.privateKeyPEM,
             minimum: configuration.minimumVersion, maximum: configuration.maximumVersion)
+        if let accepts = configuration.acceptsClient { context.filterClients(accepts) }
         tcp = try TCPListener(host: host, port: port)
         handshakeTimeout = configuration.handshakeTimeout
     }

@@ -133,7 +133,9 @@ final class APIConnection: Sendable {
         case "ping": return []
         case "list": return [("tvs", .array(try await list()))]
         case "status": return try await status(request)
-        case "apps": return try await apps(request)
+        case "apps": return try await items(request, kind: .apps)
+        case "items": return try await items(request)
+        case "run": return try await runMacro(request)
         case "open": return try await open(request)
         case "send": return try await send(request)
         case "close":
@@ -178,12 +180,35 @@ final class APIConnection: Sendable {
     /// other: an envelope through the router (its `commandId` de-duplicated, its expiry
     /// checked) before a packet leaves.
     private func wake(_ request: JSONValue) async throws -> [(String, JSONValue)] {
-        let destinations = (request["broadcast"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16)
-        let ports = (request["ports"]?.arrayValue ?? []).compactMap { $0.intValue.flatMap(UInt16.init(exactly:)) }.filter { $0 > 0 }.prefix(4)
+        var destinations = (request["broadcast"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16)
+        var ports = (request["ports"]?.arrayValue ?? []).compactMap { $0.intValue.flatMap(UInt16.init(exactly:)) }.filter { $0 > 0 }.prefix(4)
+        // A client that names none gets the daemon's own (--wake-broadcast, --wake-port).
+        if destinations.isEmpty { destinations = ArraySlice(limits.wakeDestinations) }
+        if ports.isEmpty { ports = ArraySlice(limits.wakePorts) }
         let patience = Duration.clampedSeconds(request["wait"]?.doubleValue ?? 45, maximum: 120)
         let wake = RemoteCommand.wake(WakeRequest(destinations: Array(destinations), ports: Array(ports), patience: patience))
         let outcome = try await submitOneShot(wake, request)
         return [("woke", .bool(outcome == .woke))]
+    }
+
+    /// `run`: a macro's steps, run here to the end even if the client leaves meanwhile
+    /// (its answer then has nobody to go to); each step its own router command.
+    private func runMacro(_ request: JSONValue) async throws -> [(String, JSONValue)] {
+        let tv = try string(request, "tv")
+        guard let texts = request["steps"]?.arrayValue, texts.count <= Macro.stepLimit else {
+            throw ServiceProtocol.usage("\"steps\" is required: an array of at most \(Macro.stepLimit) step strings")
+        }
+        let macro = try Macro(steps: try texts.map { text in
+            guard let step = text.stringValue else { throw ServiceProtocol.usage("each step is a string such as \"key home\"") }
+            return step
+        })
+        let lifetime = Duration.clampedSeconds(request["lifetime"]?.doubleValue ?? 10, maximum: 60)
+        let destinations = (request["broadcast"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16)
+        let wake = WakeRequest(destinations: destinations.isEmpty ? limits.wakeDestinations : Array(destinations), ports: limits.wakePorts)
+        let device = try await photon.device(tv)
+        let catalog = (try? photon.registry.adapter(id: device.brand))?.descriptor.appCatalogIDs ?? [:]
+        let results = try await DirectControl(photon: photon, source: .apiClient).runMacro(macro, on: tv, lifetime: lifetime, wake: wake, catalog: catalog)
+        return [("results", .array(results.map(ServiceProtocol.json)))]
     }
 
     private func string(_ request: JSONValue, _ field: String) throws -> String {
@@ -219,8 +244,8 @@ final class APIConnection: Sendable {
         let command = try ServiceProtocol.command(from: commandJSON)
         // Without a session, a one-shot: a session for this command alone (scripts, socat).
         guard request["session"] != nil else {
-            _ = try await submitOneShot(command, request)
-            return Self.sent(command)
+            let outcome = try await submitOneShot(command, request)
+            return Self.sent(command, outcome)
         }
         let (id, issuedAt, expiresAt) = try Self.envelopeTimes(request)
         let session = try ownedSession(request)
@@ -230,12 +255,12 @@ final class APIConnection: Sendable {
         // The session's TV, unless the client names one (which the router then checks).
         var target = await photon.router.target(of: session) ?? ""
         if let named = request["tv"]?.stringValue { target = try await photon.pool.tv(named: named).deviceID }
-        try await photon.router.submit(
+        let outcome = try await photon.router.submit(
             CommandEnvelope(
                 id: id, sessionID: session, target: target, sequence: UInt64(sequence), issuedAt: issuedAt,
                 expiresAt: expiresAt, source: CommandSource(rawValue: request["source"]?.stringValue ?? "") ?? .apiClient,
                 command: command))
-        return Self.sent(command)
+        return Self.sent(command, outcome)
     }
 
     /// A command in a router session of its own, for the request's `tv`.
@@ -266,12 +291,16 @@ final class APIConnection: Sendable {
         return (commandID, issuedAt, expiresAt)
     }
 
-    /// The key as the daemon understood it (`VOLUME_UP` → `volume-up`), for `--json`.
-    static func sent(_ command: RemoteCommand) -> [(String, JSONValue)] {
+    /// Whether the TV confirmed the command (`acknowledged`; false: written, but a cut
+    /// right after may have lost it), and the key as the daemon understood it
+    /// (`VOLUME_UP` → `volume-up`), for `--json`.
+    static func sent(_ command: RemoteCommand, _ outcome: CommandOutcome) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("acknowledged", .bool(outcome == .acknowledged))]
         switch command {
-        case .key(let input, _), .longPress(let input, _): return [("sent", .string(input.description))]
-        default: return []
+        case .key(let input, _), .longPress(let input, _): fields.append(("sent", .string(input.description)))
+        default: break
         }
+        return fields
     }
 
     static func source(_ request: JSONValue) throws -> CommandSource {
@@ -300,10 +329,22 @@ final class APIConnection: Sendable {
         return out
     }
 
-    /// The TV's installed apps over the warm session, where its brand can list them.
-    private func apps(_ request: JSONValue) async throws -> [(String, JSONValue)] {
-        let apps = try await photon.pool.tv(named: try string(request, "tv")).installedApps()
-        return [("apps", .array(apps.prefix(2000).map { .object([("id", .string($0.id)), ("name", .string($0.name))]) }))]
+    /// One of the TV's lists over the warm session (`items` with a `kind`; `apps` is the
+    /// app list under its older name), where its brand can give it.
+    private func items(_ request: JSONValue, kind fixed: TVListKind? = nil) async throws -> [(String, JSONValue)] {
+        let kind: TVListKind
+        if let fixed {
+            kind = fixed
+        } else {
+            let name = try string(request, "kind")
+            guard let named = TVListKind(rawValue: name) else {
+                throw PhotonError(
+                    .usage, "\"kind\" is one of \(TVListKind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(Redaction.sanitize(name))'")
+            }
+            kind = named
+        }
+        let items = try await photon.pool.tv(named: try string(request, "tv")).items(kind)
+        return [(fixed == nil ? "items" : kind.rawValue, .array(items.prefix(2000).map(ServiceProtocol.json)))]
     }
 
     private func subscribe(_ request: JSONValue) async throws -> [(String, JSONValue)] {

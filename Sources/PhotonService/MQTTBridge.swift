@@ -44,17 +44,29 @@ public actor MQTTBridge {
     let version: String
 
     /// TVs published, by device id, with the subscription feeding their state.
-    private var published: [String: UUID] = [:]
+    var published: [String: UUID] = [:]
     /// Device ids by the form they take in topics.
     private var byTopicID: [String: String] = [:]
     /// The last state published per topic, republished after a reconnect.
-    private var retainedState: [String: String] = [:]
-    private var apps: [String: [TVApp]] = [:]
+    var retainedState: [String: String] = [:]
+    var apps: [String: [TVApp]] = [:]
+    /// Each TV's inputs, for the Input select's options, where its brand lists them.
+    var inputs: [String: [TVListItem]] = [:]
     private var lastError: String?
+    /// Whether this daemon holds its site (checked once, at the first connection).
+    var siteClaimed = false
+    /// The site's retained availability and owner, as seen while claiming it.
+    var claimSeen: (online: Bool, owner: String?) = (false, nil)
+    var claimRefused = false
+    let claimNonce = UUID().uuidString.prefix(8).lowercased()
     private let updates: AsyncStream<(String, TVUpdate)>
     private let updateSink: AsyncStream<(String, TVUpdate)>.Continuation
 
-    init(photon: Photon, settings: MQTTSettings, log: ServiceLog, version: String) throws {
+    /// Called once when the bridge cannot go on (another daemon holds the site).
+    let onFatal: @Sendable (PhotonError) -> Void
+
+    init(photon: Photon, settings: MQTTSettings, log: ServiceLog, version: String, onFatal: @escaping @Sendable (PhotonError) -> Void = { _ in }) throws {
+        self.onFatal = onFatal
         self.photon = photon
         self.settings = settings
         self.log = log
@@ -86,11 +98,12 @@ public actor MQTTBridge {
             case .connected:
                 lastError = nil
                 log.notice("MQTT: connected")
-                try? client.subscribe(topics.commandWildcard)
-                try? client.subscribe(topics.jsonCommandWildcard)
-                try? client.subscribe(topics.homeAssistantStatus)
-                client.publish(topics.bridgeAvailability, "online", retain: true)
-                await publishAll()
+                if !siteClaimed {
+                    // First, who else holds this site: its retained availability and owner.
+                    claimSite()
+                    continue
+                }
+                startServing()
             case .error(let text):
                 // Said once per distinct error, not on every retry.
                 if lastError != text {
@@ -102,7 +115,17 @@ public actor MQTTBridge {
             case .disconnected(let code):
                 if code != 0 { log.notice("MQTT: lost the broker (\(code)); reconnecting") }
             case .message(let message):
+                if message.topic == topics.bridgeAvailability || message.topic == topics.siteOwner || message.topic == claimTopic {
+                    noteSiteMessage(message)
+                    continue
+                }
                 dispatch(message)
+            case .oversize(let topic, let bytes):
+                // Dropped in the client's callback, before any copy: said to the sender
+                // if the topic names one of this site's TVs.
+                if let (tvPart, _) = topics.parseCommandTopic(topic), let id = byTopicID[tvPart] {
+                    publishResult(id, commandID: nil, .failure(PhotonError(.usage, "the command is \(bytes) bytes, over the 8 KiB limit; it was dropped")))
+                }
             }
         }
         stateTask.cancel()
@@ -110,7 +133,9 @@ public actor MQTTBridge {
 
     /// Stops cleanly: `offline` published (a clean disconnect sends no last will).
     func stop() async {
-        client.publish(topics.bridgeAvailability, "offline", retain: true)
+        // Only the site's holder says it is going: a daemon that was refused the site
+        // must not mark the other one offline.
+        if siteClaimed { client.publish(topics.bridgeAvailability, "offline", retain: true) }
         try? await Task.sleep(for: .milliseconds(100))
         client.stop()
         updateSink.finish()
@@ -121,6 +146,12 @@ public actor MQTTBridge {
     /// Follows the store: new TVs are published and watched; forgotten ones removed (an
     /// empty retained config and empty retained states).
     func syncTVs() async {
+        // Saved macros are buttons on every TV: a change republishes every config.
+        let macros = (try? MacroLibrary(paths: photon.store.paths).names()) ?? []
+        if macros != macroNames {
+            macroNames = macros
+            await publishAll()
+        }
         guard let devices = try? await photon.pairedTVs() else { return }
         let current = Set(devices.map(\.id))
         for (id, subscription) in published where !current.contains(id) {
@@ -128,6 +159,8 @@ public actor MQTTBridge {
             published[id] = nil
             byTopicID[MQTTTopics.objectID(id)] = nil
             apps[id] = nil
+            inputs[id] = nil
+            detailedPower.remove(id)
             firstDiscoveryPending.remove(id)
             if let session = routerSessions.removeValue(forKey: id) { await photon.router.closeSession(session.id) }
             client.publish(topics.discovery(id), [], retain: true)
@@ -159,21 +192,21 @@ public actor MQTTBridge {
     }
 
     /// TVs whose first discovery config waits for their app list.
-    private var firstDiscoveryPending: Set<String> = []
+    var firstDiscoveryPending: Set<String> = []
     /// How long a TV's first config waits for the TV to connect and list its apps (an
     /// unreachable TV is published without them, and again once they are known).
     static let firstDiscoveryWait: Duration = .seconds(3)
 
     /// Publishes a TV's first config, once: when its app list is known or unavailable, or
     /// when the wait ends.
-    private func settleFirstDiscovery(_ id: String) async {
+    func settleFirstDiscovery(_ id: String) async {
         guard firstDiscoveryPending.remove(id) != nil, published[id] != nil,
             let device = try? await photon.device(id)
         else { return }
         publishDiscovery(device)
     }
 
-    private func publishAll() async {
+    func publishAll() async {
         guard let devices = try? await photon.pairedTVs() else { return }
         for device in devices where published[device.id] != nil && !firstDiscoveryPending.contains(device.id) {
             publishDiscovery(device)
@@ -181,109 +214,107 @@ public actor MQTTBridge {
         for (topic, value) in retainedState { client.publish(topic, value, retain: true) }
     }
 
-    private func publishDiscovery(_ device: DeviceRecord) {
+    func publishDiscovery(_ device: DeviceRecord) {
         let brand = try? photon.registry.adapter(id: device.brand)
-        let payload = MQTTDiscovery.payload(device: device, brand: brand, apps: apps[device.id] ?? [], topics: topics, version: version)
+        let payload = MQTTDiscovery.payload(
+            device: device, brand: brand, apps: apps[device.id] ?? [], inputs: inputs[device.id], macros: macroNames, topics: topics, version: version)
         client.publish(topics.discovery(device.id), payload.encoded, retain: true)
     }
 
-    private func setState(_ id: String, _ name: String, _ value: String) {
-        let topic = topics.state(id, name)
-        guard retainedState[topic] != value else { return }
-        retainedState[topic] = value
-        client.publish(topic, value, retain: true)
-    }
+    /// The saved macros' names (a button each on every TV).
+    var macroNames: [String] = []
 
-    private func tvUpdate(_ id: String, _ update: TVUpdate) async {
-        guard published[id] != nil else { return }
-        switch update {
-        case .connection(let state, _):
-            setState(id, "connection", state.rawValue)
-            setState(id, "availability", state == .connected ? "online" : "offline")
-            if state == .connected, apps[id] == nil { await loadApps(id) }
-        case .event(.power(let on)): setState(id, "power", on ? "ON" : "OFF")
-        case .event(.volume(let volume)): setState(id, "volume", String(volume.level))
-        case .event(.currentApp(let app)):
-            setState(id, "app", app)
-            if let name = apps[id]?.first(where: { $0.id == app })?.name { setState(id, "source", name) }
-        case .event: break
-        }
-    }
-
-    /// The app list for the Source select, where the brand has one.
-    private func loadApps(_ id: String) async {
-        guard let tv = photon.pool.existing(id), await tv.capabilities?.contains(.appList) == true,
-            let list = try? await withTimeout(.seconds(5), "the app list", operation: { try await tv.installedApps() })
-        else {
-            await settleFirstDiscovery(id)
-            return
-        }
-        apps[id] = list
-        firstDiscoveryPending.remove(id)
-        if let device = try? await photon.device(id) { publishDiscovery(device) }
-    }
+    /// TVs whose brand reports a detailed power state (its reports win over on/off).
+    var detailedPower: Set<String> = []
 
     // MARK: commands
 
-    /// The last command task per TV: commands for one TV run in order, different TVs at once.
-    private var lastCommand: [String: Task<Void, Never>] = [:]
     /// One router session per TV for its MQTT commands, kept while the TV is published
     /// (not opened and closed per command: two router round trips less each). Commands
     /// for a TV run in order, so its sequence numbers rise with them.
     private var routerSessions: [String: (id: UUID, lastSequence: UInt64)] = [:]
+    /// Commands waiting for their TV, at most this many per TV.
+    private var chains = MQTTCommandChains(limit: MQTTBridge.commandsWaitingPerTV)
+    static let commandsWaitingPerTV = 32
+    /// Home Assistant's birth messages (`online`), coalesced: one republish at a time,
+    /// and at most one more after it however many arrive meanwhile.
+    private var republishing = false
+    private var republishAgain = false
 
     private func dispatch(_ message: MQTTClient.Message) {
-        let key = topics.parseCommandTopic(message.topic)?.tv ?? ""
-        let previous = lastCommand[key]
-        let task = Task {
-            await previous?.value
-            await self.handle(message)
-        }
-        lastCommand[key] = task
-    }
-
-    private func handle(_ message: MQTTClient.Message) async {
         if message.topic == topics.homeAssistantStatus {
-            if String(decoding: message.payload, as: UTF8.self) == "online" {
-                // HA restarted: everything again, after a moment so HA is ready.
-                try? await Task.sleep(for: .milliseconds(Int.random(in: 100...500)))
-                await publishAll()
-            }
+            if String(decoding: message.payload, as: UTF8.self) == "online" { homeAssistantCameOnline() }
             return
         }
         guard let (tvPart, name) = topics.parseCommandTopic(message.topic) else { return }
+        // A topic that names no TV of this site is dropped before it waits anywhere.
         guard let id = byTopicID[tvPart] else {
-            log.debug("MQTT: \(message.topic) names no TV of this site; ignored")
+            log.debug("MQTT: \(Redaction.sanitize(message.topic, limit: 200)) names no TV of this site; ignored")
             return
         }
         if message.retain {
-            // A command stored by the broker is from the past: never executed.
-            log.notice("MQTT: ignored a retained command on \(message.topic)")
+            // A command stored by the broker is from the past: never executed, and
+            // cleared so that a bridge of brokers cannot hand it on again as live.
+            log.notice("MQTT: ignored a retained command on \(Redaction.sanitize(message.topic, limit: 200)) (and cleared it)")
+            client.publish(message.topic, "", retain: true)
             return
         }
-        guard message.payload.count <= 8192 else {
-            publishResult(id, commandID: nil, .failure(PhotonError(.usage, "the command is over 8 KiB")))
+        let admitted = chains.enqueue(id) {
+            await self.handle(message, tv: id, name: name)
+            await self.commandFinished(id)
+        }
+        if !admitted {
+            publishResult(id, commandID: nil, .failure(PhotonError(
+                .unreachable, "\(MQTTBridge.commandsWaitingPerTV) commands already wait for this TV; this one was refused, not queued",
+                hint: "send fewer commands at once")))
+        }
+    }
+
+    private func commandFinished(_ id: String) { chains.finished(id) }
+
+    /// How many TVs have MQTT commands waiting (for tests and the bench).
+    var tvsWithWaitingCommands: Int { chains.count }
+
+    private func homeAssistantCameOnline() {
+        guard !republishing else {
+            republishAgain = true
             return
         }
+        republishing = true
+        Task {
+            repeat {
+                republishAgain = false
+                // HA restarted: everything again, after a moment so HA is ready.
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 100...500)))
+                await publishAll()
+            } while republishAgain
+            republishing = false
+        }
+    }
+
+    private func handle(_ message: MQTTClient.Message, tv id: String, name: String) async {
         let text = String(decoding: message.payload, as: UTF8.self)
+        if name == "macro" { return await runMacro(named: text, on: id, receivedAt: message.receivedAt) }
         var commandID: UUID?
         do {
-            let request = try MQTTCommand.parse(name: name, payload: text, apps: apps[id] ?? [], now: Date())
+            // Bare values get their lifetime from their arrival, not from their turn.
+            let request = try MQTTCommand.parse(name: name, payload: text, apps: apps[id] ?? [], now: message.receivedAt)
             commandID = request.id
-            try await execute(request, on: id)
-            publishResult(id, commandID: request.id, .success(()))
+            let acknowledged = try await execute(request, on: id)
+            publishResult(id, commandID: request.id, .success(acknowledged))
         } catch {
             publishResult(id, commandID: commandID, .failure(PhotonError.wrap(error)))
         }
     }
 
-    private func execute(_ request: MQTTCommand, on id: String) async throws {
+    /// Returns whether the TV acknowledged every command of the request.
+    private func execute(_ request: MQTTCommand, on id: String) async throws -> Bool {
         let tv = try await photon.pool.tv(named: id)
         let device = await tv.device
         var commands = request.commands
         if request.wake {
             let adapter = try photon.registry.adapter(id: device.brand)
-            if adapter.wakeMethod == .wakeOnLAN, !device.wakeMACs.isEmpty {
+            if adapter.descriptor.wakeMethod == .wakeOnLAN, !device.wakeMACs.isEmpty {
                 // The wake is the first command, in the message's envelope: an expired or
                 // repeated message is refused by the router before any packet leaves.
                 let wake = WakeRequest(destinations: settings.wakeDestinations, ports: settings.wakePorts, patience: settings.wakePatience)
@@ -295,9 +326,10 @@ public actor MQTTBridge {
         if let open = routerSessions[target] {
             (session, sequence) = open
         } else {
-            (session, sequence) = (await photon.router.openSession(source: .apiClient, target: target), 0)
+            (session, sequence) = (await photon.router.openSession(source: .mqtt, target: target), 0)
         }
         var woke = false
+        var acknowledged = true
         for (index, command) in commands.enumerated() {
             // A TV that had to be woken is coming up: a power-on key is not needed.
             if woke, command == .key(.key(.powerOn), .press) { continue }
@@ -308,23 +340,25 @@ public actor MQTTBridge {
             do {
                 let outcome = try await photon.router.submit(CommandEnvelope(
                     id: envelopeID, sessionID: session, target: target, sequence: sequence, issuedAt: request.issuedAt,
-                    expiresAt: request.expiresAt, source: .apiClient, command: command))
+                    expiresAt: request.expiresAt, source: .mqtt, command: command))
                 if outcome == .woke { woke = true }
+                if outcome == .sent { acknowledged = false }
             } catch RouterRejection.closedSession, RouterRejection.unknownSession {
                 // The router no longer knows the session: a fresh one next time.
                 routerSessions[target] = nil
                 throw PhotonError(.internal, "the command router dropped this TV's MQTT session", hint: "send the command again")
             }
         }
+        return acknowledged
     }
 
-    private func publishResult(_ id: String, commandID: UUID?, _ outcome: Result<Void, PhotonError>) {
+    func publishResult(_ id: String, commandID: UUID?, _ outcome: Result<Bool, PhotonError>) {
         var fields: [(String, JSONValue)] = [("commandId", .optional(commandID?.uuidString.lowercased()))]
         switch outcome {
-        case .success: fields.append(("ok", true))
+        case .success(let acknowledged): fields += [("ok", true), ("acknowledged", .bool(acknowledged))]
         case .failure(let error): fields += [("ok", false), ("error", ServiceProtocol.json(error))]
         }
-        let outcomeText = (try? outcome.get()).map { "ok" } ?? "refused"
+        let outcomeText = (try? outcome.get()).map { $0 ? "ok, acknowledged" : "ok" } ?? "refused"
         log.debug("MQTT: \(id) command \(commandID?.uuidString.lowercased() ?? "without an id"): \(outcomeText)")
         client.publish(topics.result(id), JSONValue.object(fields).encoded, retain: false)
     }

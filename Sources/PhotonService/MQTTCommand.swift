@@ -6,8 +6,9 @@ import PhotonKit
 /// topic (`photon/<site>/<tv>/command`) the sender gives the envelope: `commandId` (a
 /// UUID), `issuedAt` and `expiresAt` (Unix seconds), and one command as the daemon's API
 /// takes it (`key`, `text`, `launch`, `volume`) or `power` (`on`/`off`) or `wake`. Home
-/// Assistant's entity topics (`power/set`, `volume/set`, `source/set`, `text/set`,
-/// `key/set`) carry bare values: those get a fresh id and five seconds to live.
+/// Assistant's entity topics (`power/set`, `volume/set`, `source/set`, `input/set`,
+/// `text/set`, `notify/set`, `screen/set`, `key/set`) carry bare values: those get a fresh id and five seconds to live from their
+/// arrival.
 public struct MQTTCommand: Sendable {
     public var id: UUID
     public var issuedAt: Date
@@ -34,12 +35,15 @@ public struct MQTTCommand: Sendable {
                 throw PhotonError(.usage, "\"commandId\" is required: a UUID", hint: "a redelivered message is recognised by it")
             }
             command.id = id
-            if let issued = json["issuedAt"]?.doubleValue { command.issuedAt = Date(timeIntervalSince1970: issued) }
-            if let expires = json["expiresAt"]?.doubleValue {
-                command.expiresAt = Date(timeIntervalSince1970: expires)
-            } else {
-                command.expiresAt = command.issuedAt.addingTimeInterval(defaultLifetime)
+            // Both times are required: without them a copy replayed after the id is
+            // forgotten would look new.
+            guard let issued = json["issuedAt"]?.doubleValue, let expires = json["expiresAt"]?.doubleValue, issued.isFinite, expires.isFinite else {
+                throw PhotonError(
+                    .usage, "\"issuedAt\" and \"expiresAt\" (Unix seconds) are required on the command topic",
+                    hint: "a command without them could be replayed; Home Assistant's entity topics (…/set) need none")
             }
+            command.issuedAt = Date(timeIntervalSince1970: issued)
+            command.expiresAt = Date(timeIntervalSince1970: expires)
             if let power = json["power"]?.stringValue {
                 try applyPower(power, &command)
             } else if json["wake"]?.boolValue == true {
@@ -60,6 +64,14 @@ public struct MQTTCommand: Sendable {
                 throw PhotonError(.notFound, "no app '\(Redaction.sanitize(value, limit: 64))' on this TV")
             }
             command.commands = [.launch(app.id)]
+        case "input":
+            command.commands = [.input(try InputName(parsing: value))]
+        case "notify":
+            try RemoteCommand.checkNotification(payload)
+            command.commands = [.notify(payload)]
+        case "screen":
+            guard ["on", "off"].contains(value.lowercased()) else { throw PhotonError(.usage, "screen takes ON or OFF") }
+            command.commands = [.screen(on: value.lowercased() == "on")]
         case "text":
             guard !value.isEmpty, payload.utf8.count <= 1024 else { throw PhotonError(.usage, "text is 1 to 1024 bytes") }
             command.commands = [.text(payload)]

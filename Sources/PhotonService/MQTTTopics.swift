@@ -23,6 +23,9 @@ public struct MQTTTopics: Sendable, Hashable {
 
     /// The bridge's own availability (its last will says `offline`).
     public var bridgeAvailability: String { "photon/\(site)/availability" }
+    /// Which daemon holds the site (retained): a second daemon with the same site name
+    /// refuses to start instead of sharing availability and last will.
+    public var siteOwner: String { "photon/\(site)/owner" }
     /// Every TV's command topics, for one subscription.
     public var commandWildcard: String { "photon/\(site)/+/+/set" }
     public var jsonCommandWildcard: String { "photon/\(site)/+/command" }
@@ -49,7 +52,7 @@ public struct MQTTTopics: Sendable, Hashable {
     }
 
     /// The state topics a TV has (cleared when it is forgotten).
-    public static let stateNames = ["availability", "connection", "power", "volume", "app", "source"]
+    public static let stateNames = ["availability", "connection", "power", "power_state", "power_attributes", "volume", "app", "source"]
 }
 
 /// Home Assistant's device-based discovery payload for one TV: its device and origin
@@ -59,7 +62,8 @@ enum MQTTDiscovery {
     static let buttonKeys: [RemoteKey] = [.up, .down, .left, .right, .select, .back, .home, .menu, .playPause, .volumeUp, .volumeDown, .mute]
 
     static func payload(
-        device: DeviceRecord, brand: (any TVAdapter)?, apps: [TVApp], topics: MQTTTopics, version: String
+        device: DeviceRecord, brand: (any TVAdapter)?, apps: [TVApp], inputs: [TVListItem]? = nil, macros: [String] = [], topics: MQTTTopics,
+        version: String
     ) -> JSONValue {
         let id = device.id
         let object = topics.deviceObjectID(id)
@@ -85,6 +89,26 @@ enum MQTTDiscovery {
                 ("stat_t", .string(topics.state(id, "source"))), ("cmd_t", .string(topics.command(id, "source"))),
             ])))
         }
+        if capabilities.contains(.inputs) {
+            // The TV's own labels where it lists them, else the standard names its keys reach.
+            let options = inputs.map { $0.prefix(64).map(\.name) } ?? InputName.standardNames
+            components.append(("input", .object([
+                ("p", "select"), ("uniq_id", unique("input")), ("name", "Input"), ("options", .array(options.map { .string($0) })),
+                ("cmd_t", .string(topics.command(id, "input"))), ("ic", "mdi:video-input-hdmi"),
+            ])))
+        }
+        if capabilities.contains(.notifications) {
+            components.append(("notify", .object([
+                ("p", "notify"), ("uniq_id", unique("notify")), ("name", "Message"), ("cmd_t", .string(topics.command(id, "notify"))),
+            ])))
+        }
+        if capabilities.contains(.screenPower) {
+            // Optimistic: the power-state sensor says "Screen Off" where the TV reports it.
+            components.append(("screen", .object([
+                ("p", "switch"), ("uniq_id", unique("screen")), ("name", "Screen"), ("cmd_t", .string(topics.command(id, "screen"))),
+                ("pl_on", "ON"), ("pl_off", "OFF"), ("ic", "mdi:monitor-off"),
+            ])))
+        }
         if capabilities.contains(.text) {
             components.append(("text", .object([
                 ("p", "text"), ("uniq_id", unique("text")), ("name", "Send text"), ("max", 255),
@@ -98,9 +122,21 @@ enum MQTTDiscovery {
                 ("cmd_t", .string(topics.command(id, "key"))), ("pl_prs", .string(key.rawValue)),
             ])))
         }
+        // Saved macros (`photon macro save`), run by the daemon as the mqtt source.
+        for name in macros.prefix(100) {
+            components.append(("macro_\(name)", .object([
+                ("p", "button"), ("uniq_id", unique("macro_\(name)")), ("name", .string("Macro \(name)")),
+                ("cmd_t", .string(topics.command(id, "macro"))), ("pl_prs", .string(name)), ("ic", "mdi:script-text-play"),
+            ])))
+        }
         components += [
             ("app", .object([("p", "sensor"), ("uniq_id", unique("app")), ("name", "Current app"), ("stat_t", .string(topics.state(id, "app"))), ("ic", "mdi:apps")])),
-            ("power_state", .object([("p", "sensor"), ("uniq_id", unique("power_state")), ("name", "Power state"), ("stat_t", .string(topics.state(id, "power")))])),
+            // on, standby, screen-off or off, with the TV's own words as the reason.
+            ("power_state", .object([
+                ("p", "sensor"), ("uniq_id", unique("power_state")), ("name", "Power state"), ("stat_t", .string(topics.state(id, "power_state"))),
+                ("dev_cla", "enum"), ("ops", .array(PowerState.allCases.map { .string($0.rawValue) })),
+                ("json_attr_t", .string(topics.state(id, "power_attributes"))),
+            ])),
             ("connection", .object([
                 ("p", "sensor"), ("uniq_id", unique("connection")), ("name", "Connection"), ("stat_t", .string(topics.state(id, "connection"))),
                 ("ent_cat", "diagnostic"),

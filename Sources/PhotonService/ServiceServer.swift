@@ -17,6 +17,11 @@ public struct ServiceLimits: Sendable {
     public var clients = 128
     public var sessionsPerClient = 64
     public var subscriptionsPerClient = 64
+    /// Where a `wake` that names no broadcast address or port sends its packet (`photon
+    /// serve --wake-broadcast`, `--wake-port`): empty means every broadcast address, ports 9
+    /// and 7.
+    public var wakeDestinations: [String] = []
+    public var wakePorts: [UInt16] = []
     public init() {}
 }
 
@@ -73,8 +78,9 @@ public final class ServiceServer: Sendable {
 
     /// Starts the MQTT bridge (`--mqtt`): every paired TV is connected and published to
     /// Home Assistant, and commands from the broker go through the router.
-    public func startMQTT(_ settings: MQTTSettings, version: String) async throws {
-        let bridge = try MQTTBridge(photon: photon, settings: settings, log: log, version: version)
+    /// `onFatal` is called once if the bridge cannot go on (another daemon holds the site).
+    public func startMQTT(_ settings: MQTTSettings, version: String, onFatal: @escaping @Sendable (PhotonError) -> Void = { _ in }) async throws {
+        let bridge = try MQTTBridge(photon: photon, settings: settings, log: log, version: version, onFatal: onFatal)
         let task = Task { await bridge.run() }
         state.withLock {
             $0.bridge = bridge

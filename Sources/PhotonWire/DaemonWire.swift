@@ -53,3 +53,35 @@ public enum DaemonWire {
         ]
     }
 }
+
+extension DaemonWire {
+    /// The command objects of a `send` request (`{"key":"home"}`, `{"volume":12}`…),
+    /// built here for every client — the front end from its arguments, photon-cli from a
+    /// `RemoteCommand` — so both speak exactly one form (docs/daemon.md).
+    public enum Command {
+        /// A key by name (or a brand's raw code), pressed unless `action` says otherwise
+        /// (`hold-start`, `hold-end`), or held for `holdMilliseconds`.
+        public static func key(_ name: String, raw: Bool = false, action: String? = nil, holdMilliseconds: Int? = nil) -> JSONValue {
+            var fields: [(String, JSONValue)] = [(raw ? "raw" : "key", .string(name))]
+            if let action { fields.append(("action", .string(action))) }
+            if let holdMilliseconds { fields.append(("hold", .int(holdMilliseconds))) }
+            return .object(fields)
+        }
+
+        public static func text(_ text: String) -> JSONValue { .object([("text", .string(text))]) }
+        public static func launch(_ app: String) -> JSONValue { .object([("launch", .string(app))]) }
+        public static func search(_ keyword: String) -> JSONValue { .object([("search", .string(keyword))]) }
+        /// An input by name (`hdmi2`, `tv`, or the TV's label for one).
+        public static func input(_ name: String) -> JSONValue { .object([("input", .string(name))]) }
+        /// A channel number (`7`, `7.1`).
+        public static func channel(_ number: String) -> JSONValue { .object([("channel", .string(number))]) }
+        /// A message shown on the TV's screen.
+        public static func notify(_ message: String) -> JSONValue { .object([("notify", .string(message))]) }
+        /// The picture off or on.
+        public static func screen(on: Bool) -> JSONValue { .object([("screen", .string(on ? "on" : "off"))]) }
+        /// A volume step: `up`, `down` or `mute`.
+        public static func volume(_ change: String) -> JSONValue { .object([("volume", .string(change))]) }
+        /// An absolute volume level (0–100).
+        public static func volume(level: Int) -> JSONValue { .object([("volume", .int(level))]) }
+    }
+}

@@ -1,7 +1,12 @@
 import Foundation
 import PhotonCLI
+import PhotonCore
 
 // `photon-cli`, the whole `photon` tool (the `photon` front end runs it for everything it
 // does not answer itself). Everything lives in PhotonCLI so it can be tested in-process.
+PhaseTimer.mark("photon-cli main")
 let status = await PhotonCommandLine.run(Array(CommandLine.arguments.dropFirst()))
+if let timings = PhaseTimer.report(environment: ProcessInfo.processInfo.environment) {
+    FileHandle.standardError.write(Data((timings + "\n").utf8))
+}
 exit(status)

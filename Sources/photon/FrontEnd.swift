@@ -65,18 +65,21 @@ struct FastCommand {
         guard isKey || (!long && !raw && hold == 1000) else { return nil }
         switch positional[0] {
         case "key":
-            var fields: [(String, JSONValue)] = [(raw ? "raw" : "key", .string(argument))]
-            if long { fields.append(("hold", .int(max(hold, 1)))) }
-            command = .object(fields)
-        case "text": command = .object([("text", .string(argument))])
-        case "launch": command = .object([("launch", .string(argument))])
+            command = DaemonWire.Command.key(argument, raw: raw, holdMilliseconds: long ? max(hold, 1) : nil)
+        case "text": command = DaemonWire.Command.text(argument)
+        case "launch": command = DaemonWire.Command.launch(argument)
+        case "input": command = DaemonWire.Command.input(argument)
+        case "notify": command = DaemonWire.Command.notify(argument)
+        case "screen":
+            guard ["on", "off"].contains(argument.lowercased()) else { return nil }
+            command = DaemonWire.Command.screen(on: argument.lowercased() == "on")
         case "volume":
             let change = argument.lowercased()
             if let level = Int(change), (0...100).contains(level), change.allSatisfy({ $0 >= "0" && $0 <= "9" }) {
-                command = .object([("volume", .int(level))])
+                command = DaemonWire.Command.volume(level: level)
             } else {
                 guard ["up", "down", "mute"].contains(change) else { return nil }
-                command = .object([("volume", .string(change))])
+                command = DaemonWire.Command.volume(change)
             }
         default: return nil
         }
@@ -105,20 +108,22 @@ enum FastOutcome {
 enum FrontEnd {
     /// Sends `fast` through the daemon at `socket`, printing what `photon-cli` would.
     static func run(_ fast: FastCommand, socket: String) -> FastOutcome {
-        guard let connection = DaemonLine.connect(socket) else { return .handOn }
-        defer { connection.close() }
+        // Any doubt about the socket hands on: photon-cli, which refuses loudly, takes over.
+        guard case .connected(let connection) = DaemonConnection.open(socket) else { return .handOn }
         let lifetime = min(fast.timeout, 10)
-        let now = DaemonLine.unixTime()
+        let now = FrontEndSupport.unixTime()
         // The request names the protocol it speaks, so it goes out at once, without
         // waiting for the greeting: a daemon of another protocol refuses it unsent.
         let request = DaemonWire.sendRequest(
-            id: 1, tv: fast.tv, source: "cli", commandID: DaemonLine.randomUUID(), issuedAt: now, expiresAt: now + lifetime,
+            id: 1, tv: fast.tv, source: "cli", commandID: FrontEndSupport.randomUUID(), issuedAt: now, expiresAt: now + lifetime,
             command: fast.command)
         guard connection.write(request.encoded + "\n") else { return .handOn }
         // From here the request may be read at any moment, so it is never handed on to
         // photon-cli (which would send it again under a new id) unless the daemon says it
         // did not take it. A slow greeting is waited for, however slow.
-        let answerWait = lifetime + fast.holdSeconds + 5
+        // The daemon answers by the command's expiry; the grace covers a busy daemon
+        // (half the lifetime, 1 to 5 s).
+        let answerWait = lifetime + fast.holdSeconds + min(5, max(1, lifetime / 2))
         guard let hello = connection.readJSON(timeout: answerWait) else { return .finished(noAnswer(fast)) }
         // A busy or refusing daemon answers with an error instead of the greeting and
         // reads nothing: photon-cli reports it.

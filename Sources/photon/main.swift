@@ -7,6 +7,7 @@ import PhotonWire
 // where the daemon is not usable, runs `photon-cli` (installed beside it) with the same
 // arguments, so the command-line contract has one owner.
 
+let startedAt = DaemonConnection.monotonicTime()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
 
@@ -38,8 +39,11 @@ if let fast = FastCommand(arguments, environment: environment), let socket = fas
 // Hand on: exec photon-cli from this executable's directory, keeping argv[0].
 var pathBuffer = [CChar](repeating: 0, count: 4096)
 let length = readlink("/proc/self/exe", &pathBuffer, pathBuffer.count - 1)
-let directory = length > 0 ? DaemonLine.parent(of: String(cString: Array(pathBuffer[..<length]) + [0])) : "."
+let directory = length > 0 ? DaemonConnection.parent(of: String(cString: Array(pathBuffer[..<length]) + [0])) : "."
 let cli = directory + "/photon-cli"
+if let timings = getenv("PHOTON_TIMINGS"), timings.pointee != 0 {
+    setenv("PHOTON_TIMINGS_FRONT_END", "\(startedAt),\(DaemonConnection.monotonicTime())", 1)
+}
 var argv: [UnsafeMutablePointer<CChar>?] = ([CommandLine.arguments.first ?? "photon"] + arguments).map { strdup($0) } + [nil]
 execv(cli, &argv)
 writeStandardError("photon: error: cannot run \(cli): \(String(cString: strerror(errno)))\n  hint: install photon-cli beside photon\n")

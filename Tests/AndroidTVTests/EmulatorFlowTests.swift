@@ -66,7 +66,7 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
 @Suite struct EmulatorFlowTests {
     func pair(_ tv: EmulatedAndroidTV, _ log: EventLog, context: AdapterContext) async throws -> PairedTV {
         let flow = AndroidTVAdapter().pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: ["pairing-port": String(tv.pairingPort)], context: context)
+            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]), context: context)
         return try await flow.run(responder: EmulatorResponder(log: log))
     }
 
@@ -106,7 +106,7 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
         let (tv, log) = try await startTV(configure)
         let ctx = try context()
         let flow = AndroidTVAdapter().pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: ["pairing-port": String(tv.pairingPort)], context: ctx)
+            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]), context: ctx)
         let paired = try await flow.run(responder: EmulatorResponder(log: log))
         return (tv, log, paired, ctx)
     }
@@ -128,11 +128,36 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
         #expect(log.named("key").isEmpty)
     }
 
+    /// A connection cut during the TLS handshake (a network fault, a TV restarting) is
+    /// not the TV refusing us: it is retryable (exit 3), so a warm daemon reconnects;
+    /// only a TLS alert means "pair again" (above).
+    @Test func aCutDuringTheHandshakeIsNotARefusal() async throws {
+        let (_, _, paired, _) = try await pairedSetup()
+        let cutter = try TCPListener()
+        defer { cutter.close() }
+        let cutting = Task {
+            while let stream = try? await cutter.accept() {
+                // Read the ClientHello, then hang up without a word.
+                _ = try? await stream.read(maxLength: 4096, timeout: .seconds(2))
+                await stream.close()
+            }
+        }
+        defer { cutting.cancel() }
+        var device = paired.device
+        device.port = cutter.port
+        let error = await #expect(throws: PhotonError.self) {
+            _ = try await AndroidTVAdapter().openSession(device: device, secrets: paired.secrets, context: try context())
+        }
+        #expect(error?.code == .connectionClosed, "\(String(describing: error))")
+        #expect(error?.exitCode == 3)
+        #expect(error?.hint?.contains("pair again") == true)
+    }
+
     @Test func wrongCodeIsRefused() async throws {
         let (tv, log) = try await startTV()
         defer { Task { await tv.stop() } }
         let flow = AndroidTVAdapter().pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: ["pairing-port": String(tv.pairingPort)], context: try context())
+            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]), context: try context())
         // A code with a valid-looking shape whose check byte is wrong: caught locally, three times.
         do {
             _ = try await flow.run(responder: EmulatorResponder(log: log, codeOverride: "000000"))
@@ -149,7 +174,7 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
         let (tv, log) = try await startTV()
         defer { Task { await tv.stop() } }
         let flow = AndroidTVAdapter().pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: ["pairing-port": String(tv.pairingPort)], context: try context())
+            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]), context: try context())
         do {
             _ = try await flow.run(responder: EmulatorResponder(log: log, trust: false))
             Issue.record("pairing went on without consent")

@@ -53,7 +53,7 @@ func startLG(_ configure: (inout EmulatedLGTV.Configuration) -> Void = { _ in })
 }
 
 func lgContext(timeout: Duration = .seconds(5), log: LogLines = LogLines()) throws -> AdapterContext {
-    AdapterContext(connector: NetConnector(), clientIdentity: try IdentityFactory.makeClientIdentity(), timeout: timeout, log: log.log)
+    AdapterContext(connector: NetConnector(), clientIdentity: try TestEnvironment.sharedClientIdentity, timeout: timeout, log: log.log)
 }
 
 @Suite struct LGFlowTests {
@@ -61,8 +61,31 @@ func lgContext(timeout: Duration = .seconds(5), log: LogLines = LogLines()) thro
 
     func pair(_ tv: EmulatedLGTV, _ ctx: AdapterContext, user: User = User(), port: UInt16? = nil, adapter: LGWebOSAdapter? = nil) async throws -> PairedTV {
         try await (adapter ?? self.adapter).pairing(
-            with: Endpoint(host: "127.0.0.1", port: port ?? tv.port ?? 1), options: ["ws-port": String(tv.plainPort ?? 1)], context: ctx
+            with: Endpoint(host: "127.0.0.1", port: port ?? tv.port ?? 1), options: AdapterOptionValues(ports: ["ws": tv.plainPort ?? 1]), context: ctx
         ).run(responder: user)
+    }
+
+    /// LG TVs may share one certificate, so the pin alone does not tell them apart: a TV
+    /// with the paired certificate but another UUID in its hello gets no client key.
+    @Test func anotherTVWithTheSameCertificateGetsNoClientKey() async throws {
+        let state = try TestEnvironment.temporaryDirectory("lg-shared-cert")
+        let (first, _) = try await startLG { $0.stateDirectory = state }
+        let ctx = try lgContext()
+        let paired = try await pair(first, ctx)
+        let port = try #require(first.port)
+        await first.stop()
+        // The same identity (state directory), the same port, another TV.
+        let (other, otherEvents) = try await startLG {
+            $0.stateDirectory = state
+            $0.port = port
+            $0.uuid = "0f0e0d0c-0b0a-4909-8807-060504030201"
+        }
+        defer { Task { await other.stop() } }
+        let error = await #expect(throws: PhotonError.self) {
+            _ = try await adapter.openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        }
+        #expect(error?.code == .pinMismatch && error?.exitCode == 5, "\(String(describing: error))")
+        #expect(otherEvents.named("register_received").isEmpty)
     }
 
     @Test func pairsOverTLSThenReconnectsWithoutAPromptAndDrivesTheTV() async throws {

@@ -144,4 +144,65 @@ import Testing
         #expect(LGWebOSAdapter.deviceID(uuid: "6c3f2a1e-9b7d-4e15-a0c4-1f2e3d4c5b6a") == "lg-1f2e3d4c5b6a")
         #expect(LGWebOSAdapter.deviceID(uuid: "zz") == nil)
     }
+
+    /// `tv/getExternalInputList` as firmware sends it, and what a broken TV may send.
+    @Test func inputListWithLabelsAndTheActiveOne() throws {
+        let payload = try JSONValue.parse(#"""
+            {"returnValue":true,"devices":[
+             {"id":"HDMI_1","label":"HDMI 1","port":1,"appId":"com.webos.app.hdmi1","connected":false,"favorite":false},
+             {"id":"HDMI_2","label":"PlayStation","port":2,"appId":"com.webos.app.hdmi2","connected":true},
+             {"id":"AV_1","label":"","appId":"com.webos.app.externalinput.av1"},
+             {"id":"COMP_1","label":"Comp"},{"label":"no id"},{"id":"","label":"empty"},{"id":7}]}
+            """#)
+        let inputs = try LGInputList.parse(payload, foregroundApp: "com.webos.app.hdmi2")
+        #expect(inputs.map(\.id) == ["HDMI_1", "HDMI_2", "AV_1", "COMP_1"])
+        #expect(inputs.map(\.standard) == [.hdmi(1), .hdmi(2), .composite, .component])
+        #expect(inputs.map(\.active) == [false, true, false, false])
+        #expect(inputs[2].label == "AV_1", "an empty label shows the id")
+        #expect(try LGInputList.parse(payload, foregroundApp: nil).allSatisfy { $0.active == nil })
+        #expect(LGInputList.standardInput("HDMI_5") == nil && LGInputList.standardInput("hdmi_3") == .hdmi(3))
+        for bad in [#"{}"#, #"{"devices":{}}"#, #"{"devices":"HDMI_1"}"#] {
+            #expect(throws: PhotonError.self) { try LGInputList.parse(try JSONValue.parse(bad), foregroundApp: nil) }
+        }
+        let hostile = try JSONValue.parse(#"{"devices":[{"id":"HDMI_1","label":"evil\u202e\u001b[2J"}]}"#)
+        let label = try LGInputList.parse(hostile, foregroundApp: nil).first?.label ?? ""
+        #expect(!label.contains("\u{202E}") && !label.contains("\u{1B}"))
+    }
+
+    /// `tv/getChannelList` as aiowebostv sees it, and broken entries left out.
+    @Test func channelListWithBrokenEntries() throws {
+        let payload = try JSONValue.parse(#"""
+            {"returnValue":true,"channelListCount":5,"channelList":[
+             {"channelId":"1_7_1_0_1","channelNumber":"7-1","channelName":"News"},
+             {"channelId":"1_9_0_0_2","channelNumber":"9","channelName":"Sports\u001b[2J"},
+             {"channelNumber":"10"},{"channelId":"x"},{"channelId":"","channelNumber":"3"}]}
+            """#)
+        let channels = try LGChannelList.parse(payload)
+        #expect(channels.map(\.id) == ["1_7_1_0_1", "1_9_0_0_2"])
+        #expect(channels.map(\.number) == ["7-1", "9"])
+        #expect(!channels[1].name.contains("\u{1B}"))
+        for bad in [#"{}"#, #"{"channelList":{}}"#] {
+            #expect(throws: PhotonError.self) { try LGChannelList.parse(try JSONValue.parse(bad)) }
+        }
+    }
+
+    /// Power states as firmware reports them (HA #70079's shape), a switch-off in progress
+    /// included: a TV still Active but processing "Request Active Standby" is not on.
+    @Test func powerStatesAndASwitchOffInProgress() throws {
+        func state(_ json: String) throws -> (PowerState, String?)? {
+            LGState.powerState(try JSONValue.parse(json)).map { ($0.state, $0.reason) }
+        }
+        #expect(try state(#"{"state":"Active"}"#)! == (.on, nil))
+        #expect(try state(#"{"state":"Screen Saver"}"#)! == (.on, "Screen Saver"))
+        #expect(try state(#"{"state":"Screen Off"}"#)! == (.screenOff, "Screen Off"))
+        #expect(try state(#"{"state":"Active Standby"}"#)! == (.standby, "Active Standby"))
+        #expect(try state(#"{"state":"Suspend"}"#)! == (.off, "Suspend"))
+        #expect(try state(#"{"state":"Power Off"}"#)! == (.off, "Power Off"))
+        let going = #"{"returnValue":true,"state":"Active","processing":"Request Active Standby","onOff":"off","reason":"remoteKey"}"#
+        #expect(try state(going)! == (.standby, "Request Active Standby"))
+        #expect(LGState.isOn(try JSONValue.parse(going)) == false)
+        #expect(try state(#"{"state":"Active","processing":"Request Power Off"}"#)! == (.off, "Request Power Off"))
+        #expect(LGState.isOn(try JSONValue.parse(#"{"state":"Screen Off"}"#)) == true)
+        #expect(try state(#"{"returnValue":true}"#) == nil)
+    }
 }

@@ -33,6 +33,12 @@ import Testing
         #expect(events.named("enter").count == 1)
         #expect(events.named("key").map { $0["key"]?.string } == ["HOME", "BACK"])
         #expect(events.named("power_off").count == 1)
+        #expect(client.standardOutput.contains(#"INPUTS ["HDMI 1", "PlayStation", "HDMI 3", "AV"]"#), "\(client.standardOutput)")
+        #expect(client.standardOutput.contains(#"CHANNELS ["7-1", "7-2", "9-1"]"#))
+        #expect(events.named("input").map { $0["id"]?.string } == ["HDMI_2"])
+        #expect(events.named("channel").map { $0["number"]?.string } == ["7-2"])
+        #expect(events.named("toast").map { $0["message"]?.string } == ["hello from aiowebostv"])
+        #expect(events.named("screen").map { $0["on"] } == [.bool(false)])
         // One prompt: the second connection registered with the stored key. The unsigned
         // manifest aiowebostv 0.10.0 sends passes the blacklisting the emulator does.
         #expect(events.named("prompt").count == 1 && events.named("registered").count == 1)

@@ -24,6 +24,15 @@ import Testing
         try TestProcess(try Self.binary("photon"), arguments + ["--home", home.path])
     }
 
+    /// `photon ARGUMENTS --home HOME` run to its end, with `input` on its standard input.
+    func finished(_ home: URL, _ arguments: [String], input: String? = nil) async throws -> TestProcess {
+        let p = try photon(home, arguments)
+        if let input { p.writeToStandardInput(input) }
+        p.closeStandardInput()
+        _ = await p.waitForExit()
+        return p
+    }
+
     /// Pairs through the CLI, typing the code the emulator shows into stdin.
     func pair(_ emulator: Emulator, home: URL, name: String = "living-room") async throws -> TestProcess {
         // Codes shown before this pairing do not count.
@@ -45,7 +54,7 @@ import Testing
     @Test func pairThenControlThroughTheCLI() async throws {
         let emulator = try await Emulator.androidTV()
         defer { emulator.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-e2e")
+        let home = try await TestEnvironment.home("photon-e2e")
         let pairing = try await pair(emulator, home: home)
         #expect(await pairing.waitForExit() == 0, "\(pairing.standardError)")
         #expect(pairing.standardOutput.contains("\"nickname\":\"living-room\""))
@@ -67,6 +76,14 @@ import Testing
         #expect(status.standardOutput.contains("\"power\":\"on\""))
         #expect(status.standardOutput.contains("\"max\":100"))
         #expect(status.standardOutput.contains("\"app\":\"https://www.youtube.com\""))
+        // The app catalog: a name becomes Android TV's link; status and apps name it.
+        _ = try await run(["launch", "living-room", "Netflix"])
+        #expect(emulator.events("launch").last?["app"] as? String == "https://www.netflix.com/title")
+        let named = try await run(["status", "living-room", "--json"])
+        #expect(named.standardOutput.contains(#""app_name":"Netflix""#), "\(named.standardOutput)")
+        let apps = try await run(["apps", "living-room", "--json"])
+        #expect(apps.standardOutput.contains(#"{"id":"https://www.netflix.com/title","name":"Netflix","source":"catalog"}"#), "\(apps.standardOutput)")
+        #expect(apps.standardError.contains("catalog apps"), "\(apps.standardError)")
 
         // A 0.5 s, 16 kHz stereo WAV is converted to 8 kHz mono 16-bit: 4000 samples.
         let wav = home.appendingPathComponent("query.wav")
@@ -98,7 +115,7 @@ import Testing
     @Test func noConsentMeansExitFiveAndNothingSent() async throws {
         let emulator = try await Emulator.androidTV()
         defer { emulator.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-e2e")
+        let home = try await TestEnvironment.home("photon-e2e")
         let p = try photon(home, ["pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort)])
         p.closeStandardInput()
         #expect(await p.waitForExit() == 5)
@@ -116,7 +133,7 @@ import Testing
     @Test func wrongCodeIsExitFour() async throws {
         let emulator = try await Emulator.androidTV()
         defer { emulator.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-e2e")
+        let home = try await TestEnvironment.home("photon-e2e")
         let p = try photon(home, ["pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort),
             "--trust", emulator.fingerprint])
         try await emulator.process.waitFor("pairing_code")
@@ -137,7 +154,7 @@ import Testing
         configuration.remotePort = 0
         let tv = try await EmulatedAndroidTV.start(configuration) { e in events.withLock { $0.append(e) } }
         defer { Task { await tv.stop() } }
-        let home = try TestEnvironment.temporaryDirectory("photon-e2e")
+        let home = try await TestEnvironment.home("photon-e2e")
         let p = try photon(home, ["pair", "127.0.0.1:\(tv.remotePort)", "--pairing-port", String(tv.pairingPort),
             "--trust", tv.fingerprint.description])
         var code: String?
@@ -197,7 +214,7 @@ import Testing
         var configuration = EmulatedAndroidTV.Configuration()
         configuration.remotePort = 0
         let tv = try await EmulatedAndroidTV.start(configuration) { e in events.withLock { $0.append(e) } }
-        let home = try TestEnvironment.temporaryDirectory("photon-wake")
+        let home = try await TestEnvironment.home("photon-wake")
         let binary = try AndroidTVEndToEndTests.binary("photon")
         let pairing = try TestProcess(binary, ["pair", "127.0.0.1:\(tv.remotePort)", "--pairing-port", String(tv.pairingPort),
             "--trust", tv.fingerprint.description, "--name", "den", "--home", home.path])
@@ -238,7 +255,7 @@ import Testing
     @Test func watchPrintsChangesAsTheyHappen() async throws {
         let emulator = try await EmulatorProcess.androidTV()
         defer { emulator.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-watch")
+        let home = try await TestEnvironment.home("photon-watch")
         let binary = try AndroidTVEndToEndTests.binary("photon")
         let pairing = try TestProcess(binary, [
             "pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort), "--trust", emulator.fingerprint,

@@ -15,9 +15,11 @@ import Testing
 
     let home: URL
 
-    init() throws { home = try TestEnvironment.temporaryDirectory("photon-cli") }
+    init() async throws { home = try await TestEnvironment.home("photon-cli") }
 
-    func photon(_ arguments: String...) async -> Run {
+    func photon(_ arguments: String...) async -> Run { await photon(in: home, arguments) }
+
+    func photon(in home: URL, _ arguments: [String]) async -> Run {
         let terminal = CapturingTerminal()
         let status = await PhotonCommandLine.run(
             arguments + ["--home", home.path], terminal: terminal, environment: ["HOME": "/nonexistent"])
@@ -37,6 +39,9 @@ import Testing
     }
 
     @Test func identityShowMakesThenReusesAndRegenerateReplaces() async throws {
+        // A home without an identity yet (the suite's `home` already holds one).
+        let fresh = try TestEnvironment.temporaryDirectory("photon-cli-fresh")
+        func photon(_ arguments: String...) async -> Run { await self.photon(in: fresh, arguments) }
         let first = await photon("identity", "show", "--json")
         #expect(first.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(first.out.utf8)) as? [String: Any]
@@ -145,11 +150,26 @@ import Testing
     }
 
     @Test func demoRunsInATemporaryHome() async throws {
-        let run = await photon("demo")
+        let home = try TestEnvironment.temporaryDirectory("photon-cli-demo")
+        let run = await photon(in: home, ["demo"])
         #expect(run.status == 0)
         #expect(run.out.contains("fingerprint"))
         #expect(run.out.contains("600"))
         // The demo never touches the user's home.
         #expect(!FileManager.default.fileExists(atPath: StorePaths(home: home).secretsFile.path))
+    }
+
+    /// `photon apps --catalog`: every catalog app, a column per brand; `--json` with every id.
+    @Test func theAppCatalogListsEveryAppAndBrand() async throws {
+        let table = await photon("apps", "--catalog")
+        #expect(table.status == 0)
+        #expect(table.out.contains("APP") && table.out.contains("androidtv") && table.out.contains("roku"))
+        for name in ["Netflix", "YouTube", "Prime Video", "Disney+", "Max", "Hulu", "Plex", "Spotify", "Apple TV", "Twitch", "Kodi"] {
+            #expect(table.out.contains(name), "\(name)")
+        }
+        let json = await photon("apps", "--catalog", "--json")
+        #expect(json.out.contains(#""key":"netflix""#) && json.out.contains(#""roku":["12"]"#), "\(json.out)")
+        #expect(await photon("apps").status == 2)
+        #expect(await photon("apps", "tv", "--catalog").status == 2)
     }
 }

@@ -37,7 +37,7 @@ import Testing
         var tv = emulator
         if tv == nil { tv = try await Emulator.androidTV() }
         let emulator = tv!
-        let home = try TestEnvironment.temporaryDirectory("photon-daemon")
+        let home = try await TestEnvironment.home("photon-daemon")
         let pairing = try await e2e.pair(emulator, home: home, name: "tv")
         #expect(await pairing.waitForExit() == 0, "\(pairing.standardError)")
         return Setup(emulator: emulator, home: home, daemon: try await startDaemon(home))
@@ -279,7 +279,7 @@ import Testing
         #expect(second.standardError.contains("already running"))
 
         // The daemon refuses to start in a runtime directory others can enter.
-        let other = try TestEnvironment.temporaryDirectory("photon-daemon")
+        let other = try await TestEnvironment.home("photon-daemon")
         try FileManager.default.createDirectory(at: StorePaths(home: other).runtimeDirectory, withIntermediateDirectories: true)
         chmod(other.path, 0o700)
         chmod(StorePaths(home: other).runtimeDirectory.path, 0o755)
@@ -321,7 +321,7 @@ import Testing
     @Test func samsungThroughTheDaemonUsesOneConnectionAndKeepsTheTokenOutOfSight() async throws {
         let emulator = try await Emulator.samsung()
         defer { emulator.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-daemon")
+        let home = try await TestEnvironment.home("photon-daemon")
         let pair = try await run(home, [
             "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint,
             "--name", "bedroom",

@@ -9,7 +9,10 @@ import Testing
 /// `photon doctor` through the `photon` binary against emulated TVs, and its redaction.
 @Suite(.serialized) struct DoctorTests {
     func photon(_ home: URL, _ arguments: [String]) async throws -> TestProcess {
-        let p = try TestProcess(try AndroidTVEndToEndTests.binary("photon"), arguments + ["--home", home.path])
+        // The mDNS step waits as long as --timeout allows (at most 2 s) for a TV that
+        // these emulators never announce.
+        let wait = arguments.first == "doctor" ? ["--timeout", "0.5"] : []
+        let p = try TestProcess(try AndroidTVEndToEndTests.binary("photon"), arguments + wait + ["--home", home.path])
         p.closeStandardInput()
         _ = await p.waitForExit()
         return p
@@ -26,12 +29,24 @@ import Testing
         #expect(out.contains("AA:BB:CC:**:**:**") && out.contains("02-00-00:**:**:**"))
         #expect(out.components(separatedBy: "SHA256:9f86d081...[REDACTED]").count == 3)
         #expect(!out.contains("192.168.1.23") && !out.contains("DD:EE:FF") && !out.contains("884c7d65"))
+
+        // IPv6 (EUI-64 embeds the MAC), compact and dotted MACs, ids, serials, paths, host.
+        let more = """
+            fe80::200:ff:fe4c:4701 and 2001:db8:1::4c47:1; androidtv-02000000aabb and 020000aabbcc;
+            0200.00aa.bbcc; roku-yn00photon01 (serial YN00PHOTON01); /home/alice/.config/photon on kitchen-pi
+            """
+        let masked = DoctorReport.redact(more, hostName: "kitchen-pi.lan")
+        for secret in ["4c47", "4701", "00aabb", "aabbcc", "00aa.bbcc", "yn00photon01", "YN00PHOTON01", "alice", "kitchen-pi"] {
+            #expect(!masked.contains(secret), "\(secret) in \(masked)")
+        }
+        #expect(masked.contains("fe80:***:[v6]") && masked.contains("androidtv-020000******") && masked.contains("/home/***"))
+        #expect(masked.contains("<this-host>"))
     }
 
     @Test func aHealthyTVPassesEveryStepAndTheReportHidesWhatIdentifiesTheHome() async throws {
         let emulator = try await EmulatorProcess.samsung()
         defer { emulator.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-doctor")
+        let home = try await TestEnvironment.home("photon-doctor")
         let pair = try await photon(home, [
             "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint, "--name", "den",
         ])
@@ -67,7 +82,7 @@ import Testing
     @Test func theExitCodeIsTheClassOfTheFirstFailedStep() async throws {
         let state = try TestEnvironment.temporaryDirectory("doctor-tv-state")
         var emulator = try await EmulatorProcess.samsung(["--state", state.path])
-        let home = try TestEnvironment.temporaryDirectory("photon-doctor")
+        let home = try await TestEnvironment.home("photon-doctor")
         let pair = try await photon(home, [
             "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint, "--name", "den",
         ])
@@ -100,7 +115,7 @@ import Testing
     }
 
     @Test func aLoosePermissionIsAFailedStoreStep() async throws {
-        let home = try TestEnvironment.temporaryDirectory("photon-doctor")
+        let home = try await TestEnvironment.home("photon-doctor")
         let paths = StorePaths(home: home)
         _ = try await Store(paths: paths).clientIdentity()
         chmod(paths.dataDirectory.path, 0o755)

@@ -2,7 +2,8 @@ import Foundation
 import PhotonTestSupport
 
 /// A `photon-emulator` process, its `ready` line parsed and its JSON events readable.
-struct EmulatorProcess {
+/// Immutable once started (the parsed line holds `Any` values, hence unchecked).
+struct EmulatorProcess: @unchecked Sendable {
     let process: TestProcess
     let ready: [String: Any]
 
@@ -12,7 +13,8 @@ struct EmulatorProcess {
     var fingerprint: String { ready["fingerprint"] as? String ?? "" }
 
     static func start(_ arguments: [String]) async throws -> EmulatorProcess {
-        let process = try TestProcess(try AndroidTVEndToEndTests.binary("photon-emulator"), arguments)
+        let process = try TestProcess(
+            try AndroidTVEndToEndTests.binary("photon-emulator"), arguments, environment: try TestEnvironment.emulatorEnvironment())
         try await process.waitFor("\"event\":\"ready\"")
         let line = process.standardOutput.split(separator: "\n").first { $0.contains("\"ready\"") }!
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]

@@ -56,7 +56,7 @@ import Testing
 
     @Test func aSlowGreetingIsWaitedForAndTheCommandGoesOnce() async throws {
         let home = try TestEnvironment.temporaryDirectory("photon-slow-daemon")
-        let daemon = try SlowDaemon(home: home, greetingDelay: .milliseconds(3500), answer: #"{"id":1,"ok":true,"sent":"home"}"#)
+        let daemon = try SlowDaemon(home: home, greetingDelay: .milliseconds(2000), answer: #"{"id":1,"ok":true,"sent":"home"}"#)
         defer { daemon.stop() }
         let p = try TestProcess(try frontEnd(), ["key", "tv", "home", "--home", home.path])
         p.closeStandardInput()
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func aMalformedMACIsAUsageError() async throws {
-        let home = try TestEnvironment.temporaryDirectory("photon-wake-typo")
+        let home = try await TestEnvironment.home("photon-wake-typo")
         let cli = try AndroidTVEndToEndTests.binary("photon-cli")
         for typo in ["11:22:33:44:55", "11:22:33:44:55:6G", "０１:２３:４５:６７:８９:ＡＢ"] {
             let result = try TestEnvironment.run(cli, ["wake", typo, "--home", home.path, "--broadcast", "127.0.0.1"])

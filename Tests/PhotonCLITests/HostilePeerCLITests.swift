@@ -63,7 +63,7 @@ import Testing
     func run(_ arguments: [String]) async throws -> TestProcess {
         let p = try TestProcess(
             try AndroidTVEndToEndTests.binary("photon-cli"),
-            arguments + ["--home", try TestEnvironment.temporaryDirectory("photon-hostile").path, "--timeout", "3"])
+            arguments + ["--home", try await TestEnvironment.home("photon-hostile").path, "--timeout", "3"])
         p.closeStandardInput()
         _ = await p.waitForExit(timeout: .seconds(30))
         return p

@@ -20,7 +20,7 @@ import Testing
     @Test func pairControlAndTheClientKeyNeverShows() async throws {
         let emulator = try await Self.lg()
         defer { emulator.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-lg")
+        let home = try await TestEnvironment.home("photon-lg")
         let pair = try await photon(home, ["pair", "127.0.0.1:\(emulator.port)", "--brand", "lg", "--trust", emulator.fingerprint, "--name", "den", "-v"])
         #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
         // Honest about what the pin proves.
@@ -50,10 +50,25 @@ import Testing
         #expect(wrong.process.terminationStatus == 2)
     }
 
+    /// A TV on a port no brand uses by default: `probe HOST:PORT` probes that port (and
+    /// says so), and `pair HOST:PORT` without `--brand` finds the brand by probing.
+    @Test func aTVOnAnUnusualPortIsProbedThereAndPairedWithoutABrand() async throws {
+        let emulator = try await Self.lg()
+        defer { emulator.process.terminate() }
+        let home = try await TestEnvironment.home("photon-lg")
+        let probe = try await photon(home, ["probe", "127.0.0.1:\(emulator.port)"])
+        #expect(probe.process.terminationStatus == 0, "\(probe.standardError)")
+        #expect(probe.standardOutput.contains("wss \(emulator.port)"), "\(probe.standardOutput)")
+        #expect(!probe.standardOutput.contains("offers no TLS"), "\(probe.standardOutput)")
+        let pair = try await photon(home, ["pair", "127.0.0.1:\(emulator.port)", "--trust", emulator.fingerprint, "--name", "den"])
+        #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
+        #expect(try await Store(paths: StorePaths(home: home)).devices().devices.first?.brand == "lg")
+    }
+
     @Test func declineIsFourRotatedCertificateIsFiveWithNothingSent() async throws {
         let denying = try await Self.lg(["--accept", "deny"])
         defer { denying.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-lg")
+        let home = try await TestEnvironment.home("photon-lg")
         let declined = try await photon(home, ["pair", "127.0.0.1:\(denying.port)", "--brand", "lg", "--trust", denying.fingerprint])
         #expect(declined.process.terminationStatus == 4, "\(declined.standardError)")
         #expect(declined.standardError.contains("Accept on the TV"))
@@ -75,7 +90,7 @@ import Testing
         let emulator = try await Self.lg(["--tls", "false"])
         defer { emulator.process.terminate() }
         let plainPort = emulator.ready["plain_port"] as? Int ?? 0
-        let home = try TestEnvironment.temporaryDirectory("photon-lg")
+        let home = try await TestEnvironment.home("photon-lg")
         let refused = try await photon(home, ["pair", "127.0.0.1:\(plainPort)", "--ws-port", String(plainPort)])
         #expect(refused.process.terminationStatus == 5, "\(refused.standardError)")
         #expect(refused.standardError.contains("--allow-unencrypted"))

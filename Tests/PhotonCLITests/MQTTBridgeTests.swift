@@ -38,9 +38,10 @@ import Testing
             }
             throw TestFailure("mosquitto did not start on \(port)")
         }
-        func restart(config: String? = nil) async throws {
+        func restart(config: String? = nil, whileDown: () async throws -> Void = {}) async throws {
             process.terminate()
             _ = await process.waitForExit()
+            try await whileDown()
             process = try Self.launch(port, config: config)
             try await Self.waitUntilListening(port)
         }
@@ -92,7 +93,7 @@ import Testing
     }
 
     func pairLG(_ emulator: EmulatorProcess) async throws -> URL {
-        let home = try TestEnvironment.temporaryDirectory("photon-mqtt")
+        let home = try await TestEnvironment.home("photon-mqtt")
         let p = try TestProcess(
             try AndroidTVEndToEndTests.binary("photon"),
             ["pair", "127.0.0.1:\(emulator.port)", "--brand", "lg", "--trust", emulator.fingerprint, "--name", "den", "--home", home.path])
@@ -112,69 +113,58 @@ import Testing
 
     func keys(_ emulator: EmulatorProcess) -> [String] { emulator.events("key").compactMap { $0["key"] as? String } }
 
-    @Test func discoveryHasWhatHomeAssistantRequiresAndStableIds() async throws {
+    /// A broker, a paired emulated LG TV, a daemon for site `lab` bridged to the broker, and
+    /// Home Assistant's side, the TV seen online.
+    final class LabSite {
+        let broker: Broker
+        let emulator: EmulatorProcess
+        let home: URL
+        var daemon: TestProcess
+        let ha: HomeAssistant
+        let tv = "photon/lab/lg-1f2e3d4c5b6a"
+        init(broker: Broker, emulator: EmulatorProcess, home: URL, daemon: TestProcess, ha: HomeAssistant) {
+            (self.broker, self.emulator, self.home, self.daemon, self.ha) = (broker, emulator, home, daemon, ha)
+        }
+        deinit {
+            daemon.terminate()
+            emulator.process.terminate()
+        }
+    }
+
+    func labSite() async throws -> LabSite {
         let broker = try await Broker()
         let emulator = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
-        defer { emulator.process.terminate() }
         let home = try await pairLG(emulator)
-        var daemon = try await serve(home, broker: broker, site: "lab")
+        let daemon = try await serve(home, broker: broker, site: "lab")
         let ha = try await HomeAssistant(port: broker.port, site: "lab")
         ha.daemon = daemon
-        let topic = "homeassistant/device/photon_lab_lg-1f2e3d4c5b6a/config"
-        // Retained: a subscriber that joins later gets it from the broker.
-        try await ha.wait("the retained discovery config") { ha.messages.contains { $0.topic == topic && $0.retain } }
-        try await ha.wait("the app list in the config") { ha.payloads(topic).last?.contains("\"select\"") == true }
-        let first = try #require(ha.payloads(topic).last)
-        let config = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
-        let device = try #require(config["dev"] as? [String: Any])
-        #expect((device["ids"] as? [String]) == ["photon_lab_lg-1f2e3d4c5b6a"])
-        #expect(device["name"] != nil && device["mf"] != nil)
-        let origin = try #require(config["o"] as? [String: Any])
-        #expect(origin["name"] as? String == "photon" && origin["sw"] != nil)
-        let components = try #require(config["cmps"] as? [String: [String: Any]])
-        for (name, component) in components {
-            #expect(component["p"] is String, "\(name) has no platform")
-            #expect((component["uniq_id"] as? String)?.hasPrefix("photon_lab_lg-1f2e3d4c5b6a_") == true, "\(name)")
-        }
-        let platforms = Set(components.values.compactMap { $0["p"] as? String })
-        #expect(platforms == ["switch", "number", "select", "text", "button", "sensor"])
-        #expect((components["source"]?["options"] as? [String])?.contains("Netflix") == true)
-        #expect((config["avty"] as? [[String: Any]])?.contains { $0["t"] as? String == "photon/lab/availability" } == true)
-        // The same ids after a restart of the daemon.
-        daemon.terminate()
-        _ = await daemon.waitForExit()
-        try await ha.wait("offline after the daemon stopped") { ha.payloads("photon/lab/availability").last == "offline" }
-        let count = ha.payloads(topic).count
-        daemon = try await serve(home, broker: broker, site: "lab")
-        ha.daemon = daemon
-        defer { daemon.terminate() }
-        try await ha.wait("the config again") { ha.payloads(topic).count > count }
-        // The first config after the restart already has every entity (the app list is
-        // waited for), so Home Assistant never drops and re-adds the Source select.
-        let again = try #require(try JSONSerialization.jsonObject(with: Data(ha.payloads(topic)[count].utf8)) as? [String: Any])
-        let ids = { (c: [String: Any]) in ((c["cmps"] as? [String: [String: Any]]) ?? [:]).values.compactMap { $0["uniq_id"] as? String }.sorted() }
-        #expect(ids(again) == ids(config))
-        // HA's birth message makes the bridge publish everything again.
-        let before = ha.payloads(topic).count
-        try await ha.publish("homeassistant/status", "online")
-        try await ha.wait("a republish on HA's birth") { ha.payloads(topic).count > before }
+        let site = LabSite(broker: broker, emulator: emulator, home: home, daemon: daemon, ha: ha)
+        try await ha.wait("the TV online") { ha.payloads("\(site.tv)/availability").last == "online" }
+        return site
     }
 
     @Test func commandsGoThroughTheRouterExactlyOnce() async throws {
-        let broker = try await Broker()
-        let emulator = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
-        defer { emulator.process.terminate() }
-        let home = try await pairLG(emulator)
-        var daemon = try await serve(home, broker: broker, site: "lab")
-        let ha = try await HomeAssistant(port: broker.port, site: "lab")
-        ha.daemon = daemon
-        let tv = "photon/lab/lg-1f2e3d4c5b6a"
-        try await ha.wait("the TV online") { ha.payloads("\(tv)/availability").last == "online" }
+        let site = try await labSite()
+        let (broker, emulator, home, ha, tv) = (site.broker, site.emulator, site.home, site.ha, site.tv)
         // A button press from HA: exactly one key.
         try await ha.publish("\(tv)/key/set", "home")
         try await ha.wait("the result") { ha.payloads("\(tv)/result").count == 1 }
         try await Task.sleep(for: .milliseconds(300))
         #expect(keys(emulator) == ["HOME"])
+        // The Input select: the TV's label, through the router to tv/switchInput.
+        try await ha.publish("\(tv)/input/set", "PlayStation")
+        try await ha.wait("the input result") { ha.payloads("\(tv)/result").count == 2 }
+        #expect(emulator.events("input").compactMap { $0["id"] as? String } == ["HDMI_2"])
+        // A toast from the notify entity, and the picture off from the screen switch.
+        try await ha.publish("\(tv)/notify/set", "Dinner is ready")
+        try await ha.publish("\(tv)/screen/set", "OFF")
+        try await ha.wait("the toast and screen results") { ha.payloads("\(tv)/result").count == 4 }
+        #expect(emulator.events("toast").compactMap { $0["message"] as? String } == ["Dinner is ready"])
+        #expect(emulator.events("screen").compactMap { $0["on"] as? Bool } == [false])
+        // The power state sensor follows: screen-off, with LG's words as the reason.
+        try await ha.wait("the screen-off power state") { ha.payloads("\(tv)/power_state").last == "screen-off" }
+        #expect(ha.payloads("\(tv)/power_attributes").last == #"{"reason":"Screen Off"}"#)
+        #expect(ha.payloads("\(tv)/power").last == "ON")
         // Volume from the number entity; the state comes back retained.
         try await ha.publish("\(tv)/volume/set", "27")
         try await ha.wait("the volume state") { ha.payloads("\(tv)/volume").last == "27" }
@@ -197,22 +187,30 @@ import Testing
         #expect(keys(emulator) == ["HOME", "UP"])
         // A retained command waiting on the broker is never executed by a daemon that
         // (re)subscribes, even though it is neither a duplicate nor expired for it.
-        daemon.terminate()
-        _ = await daemon.waitForExit()
+        site.daemon.terminate()
+        _ = await site.daemon.waitForExit()
         let retained = UUID().uuidString
         let later = Date().timeIntervalSince1970
         try await ha.publish("\(tv)/command", #"{"commandId":"\#(retained)","issuedAt":\#(later),"expiresAt":\#(later + 9),"key":"left"}"#, retain: true)
-        daemon = try await serve(home, broker: broker, site: "lab")
-        ha.daemon = daemon
-        defer { daemon.terminate() }
-        try await daemon.waitFor("ignored a retained command")
+        site.daemon = try await serve(home, broker: broker, site: "lab")
+        ha.daemon = site.daemon
+        try await site.daemon.waitFor("ignored a retained command")
         try await Task.sleep(for: .milliseconds(300))
         #expect(keys(emulator) == ["HOME", "UP"])
-        try await ha.publish("\(tv)/command", "", retain: true)
+        // And cleared it: a newcomer to the broker is handed no stored command.
+        let newcomer = try await HomeAssistant(port: broker.port, site: "lab")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!newcomer.messages.contains { $0.topic == "\(tv)/command" && $0.retain && !$0.payload.isEmpty }, "\(newcomer.messages)")
+
+        // A payload over 8 KiB is dropped before it is copied, with a result saying so.
+        try await ha.publish("\(tv)/key/set", String(repeating: "x", count: 9000))
+        try await ha.wait("the oversize result") { ha.payloads("\(tv)/result").contains { $0.contains("over the 8 KiB limit") } }
+        #expect(keys(emulator) == ["HOME", "UP"])
     }
 
     /// "Power on" wakes a TV through the router: an expired message or a repeated one
     /// (a QoS 1 redelivery) sends no Wake-on-LAN packet, a fresh one does.
+
     @Test func anExpiredOrRepeatedPowerOnSendsNoWakeOnLAN() async throws {
         let broker = try await Broker()
         let emulator = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
@@ -357,6 +355,20 @@ import Testing
         // A URL with the password in it is refused: it would show in process lists.
         let url = try TestProcess(try AndroidTVEndToEndTests.binary("photon"), ["serve", "--home", home.path, "--mqtt", "mqtt://photon:pw@127.0.0.1:1"])
         #expect(await url.waitForExit() == 2)
+        // A stored login is not sent in clear to another machine: refused before anything
+        // is sent. The address (192.0.2.0/24, a documentation network) is only data: the
+        // daemon runs in a network namespace of its own with no route anywhere, so even a
+        // regression could not reach it.
+        let remote = try TestProcess(
+            try AndroidTVEndToEndTests.binary("photon"), ["mqtt", "login", "mqtt://192.0.2.10:1883", "--username", "photon", "--home", home.path])
+        remote.writeToStandardInput("s3cret-pw\n")
+        remote.closeStandardInput()
+        #expect(await remote.waitForExit() == 0, "\(remote.standardError)")
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") && geteuid() == 0, "unshare -n needs root (CI runs as root)")
+        let clear = try TestProcess(
+            "/usr/bin/unshare", ["-n", try AndroidTVEndToEndTests.binary("photon"), "serve", "--home", home.path, "--mqtt", "mqtt://192.0.2.10:1883"])
+        #expect(await clear.waitForExit() == 2)
+        #expect(clear.standardError.contains("in clear") && clear.standardError.contains("mqtts://"), "\(clear.standardError)")
     }
 
     @Test func mqttsTrustsACAFileOrAPinnedCertificateAndNothingElse() async throws {
@@ -403,8 +415,6 @@ import Testing
         #expect(unsaid.standardError.contains("--mqtt-ca"))
     }
 
-    /// A daemon holding thousands of TV sessions reconnects to its broker with a socket
-    /// numbered above 1024, which `select`-based loops (libmosquitto's own) refuse.
     @Test func theClientWorksWithDescriptorsAbove1024() async throws {
         let broker = try await Broker()
         var held: [Int32] = []

@@ -8,17 +8,14 @@ import Testing
 @Suite(.serialized) struct RokuEndToEndTests {
     let e2e = AndroidTVEndToEndTests()
 
-    func run(_ home: URL, _ arguments: [String]) async throws -> TestProcess {
-        let p = try e2e.photon(home, arguments)
-        p.closeStandardInput()
-        _ = await p.waitForExit()
-        return p
+    func run(_ home: URL, _ arguments: [String], input: String? = nil) async throws -> TestProcess {
+        try await e2e.finished(home, arguments, input: input)
     }
 
     @Test func pairKeysAppsAndTheDaemonOverOneConnection() async throws {
         let roku = try await EmulatorProcess.start(["roku", "--port", "0", "--name", "Den"])
         defer { roku.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-roku")
+        let home = try await TestEnvironment.home("photon-roku")
         let address = "127.0.0.1:\(roku.port)"
 
         let probe = try await run(home, ["probe", "127.0.0.1", "--brand", "roku", "--port", String(roku.port), "--json"])
@@ -43,10 +40,32 @@ import Testing
         daemon.terminate()
     }
 
+    /// A key press loads only what it uses: not Avahi, D-Bus or libmosquitto, which only
+    /// discovery and the MQTT bridge need (the dynamic loader's work is paid on every
+    /// cold key). `LD_DEBUG=libs` names every library the process loads, at start or later.
+    @Test func aKeyLoadsNoAvahiDBusOrMQTTLibrary() async throws {
+        let roku = try await EmulatorProcess.start(["roku", "--port", "0"])
+        defer { roku.process.terminate() }
+        let home = try await TestEnvironment.home("photon-roku-libs")
+        let pair = try await run(home, ["pair", "127.0.0.1:\(roku.port)", "--brand", "roku", "--name", "den"])
+        #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_DEBUG"] = "libs"
+        environment["PHOTON_NO_DAEMON"] = "1"
+        let key = try TestProcess(try AndroidTVEndToEndTests.binary("photon-cli"), ["key", "den", "home", "--home", home.path], environment: environment)
+        key.closeStandardInput()
+        #expect(await key.waitForExit() == 0, "\(key.standardError.suffix(2000))")
+        #expect(key.standardError.contains("calling init:"), "LD_DEBUG printed nothing")
+        for library in ["libavahi", "libdbus", "libmosquitto", "libsystemd"] {
+            #expect(!key.standardError.contains(library), "photon key loaded \(library)")
+        }
+        #expect(roku.events("key").count == 1)
+    }
+
     @Test func aLimitedRokuIsExitFourWithTheSetting() async throws {
         let roku = try await EmulatorProcess.start(["roku", "--port", "0", "--network-access", "limited"])
         defer { roku.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-roku-limited")
+        let home = try await TestEnvironment.home("photon-roku-limited")
         let probe = try await run(home, ["probe", "127.0.0.1", "--brand", "roku", "--port", String(roku.port)])
         #expect(probe.standardOutput.contains("Control by mobile apps"), "\(probe.standardOutput)")
         let pair = try await run(home, ["pair", "127.0.0.1:\(roku.port)", "--brand", "roku"])

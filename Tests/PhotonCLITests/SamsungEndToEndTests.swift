@@ -19,7 +19,7 @@ import Testing
     @Test func pairReconnectAndControl() async throws {
         let emulator = try await Emulator.samsung()
         defer { emulator.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-samsung")
+        let home = try await TestEnvironment.home("photon-samsung")
         let pair = try await photon(home, [
             "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint,
             "--name", "bedroom", "--json",
@@ -58,7 +58,7 @@ import Testing
     @Test func deniedPairingIsExitFour() async throws {
         let emulator = try await Emulator.samsung(["--accept", "deny"])
         defer { emulator.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-samsung")
+        let home = try await TestEnvironment.home("photon-samsung")
         let pair = try await photon(home, [
             "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint,
         ])
@@ -74,7 +74,7 @@ import Testing
         defer { samsung.process.terminate() }
         let android = try await EmulatorProcess.androidTV()
         defer { android.process.terminate() }
-        let home = try TestEnvironment.temporaryDirectory("photon-probe")
+        let home = try await TestEnvironment.home("photon-probe")
         let binary = try AndroidTVEndToEndTests.binary("photon")
         let result = try TestEnvironment.run(binary, [
             "probe", "127.0.0.1", "--pairing-port", String(android.pairingPort), "--rest-port", String(samsung.restPort), "--json",
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func nothingListeningEndsWithinTheTimeout() async throws {
-        let home = try TestEnvironment.temporaryDirectory("photon-probe")
+        let home = try await TestEnvironment.home("photon-probe")
         let binary = try AndroidTVEndToEndTests.binary("photon")
         // A closed port, and a port that accepts (through the kernel backlog) but never answers.
         let silent = try TCPListener()

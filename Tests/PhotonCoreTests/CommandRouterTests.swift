@@ -241,4 +241,68 @@ extension CommandRouterTests {
         for _ in 0..<200 where !commands().contains(.key(.key(.left), .holdEnd)) { try await Task.sleep(for: .milliseconds(5)) }
         #expect(commands().last == .key(.key(.left), .holdEnd))
     }
+
+    func brokerRouter(allows: BrokerAllowances = [], holdLimit: TimeInterval = 2) -> CommandRouter {
+        var policy = RouterPolicy()
+        policy.gestureHoldLimit = holdLimit
+        policy.brokerAllows = allows
+        let log = delivered.log
+        return CommandRouter(clock: clock, policy: policy, deliver: { e in
+            log.withLock { $0.append((e.target, e.command)) }
+            return .sent
+        })
+    }
+
+    /// Anyone who can publish on the broker is not a fully trusted controller: no raw
+    /// codes, no links, no long holds — unless the site says otherwise.
+    @Test func aBrokerMayNotSendRawCodesLinksOrLongHolds() async throws {
+        let r = brokerRouter()
+        let s = await r.openSession(source: .mqtt, target: "tv-1")
+        var n: UInt64 = 0
+        func send(_ command: RemoteCommand) async -> RouterRejection? {
+            n += 1
+            return await rejection(r, envelope(s, n, source: .mqtt, command: command))
+        }
+        #expect(await send(.key(.raw("KEYCODE_SETTINGS"), .press)) == .brokerForbidden("send raw key codes", allowance: "raw"))
+        #expect(await send(.longPress(.raw("KEY_POWER"), milliseconds: 500)) == .brokerForbidden("send raw key codes", allowance: "raw"))
+        for link in ["intent:#Intent;package=com.evil;end", "https://example.com", "vnd.youtube://watch", "market:details"] {
+            #expect(await send(.launch(link)) == .brokerForbidden("open links (only app ids)", allowance: "links"), "\(link)")
+        }
+        #expect(await send(.longPress(.key(.select), milliseconds: 60_000)) == .brokerForbidden("hold a key for more than 2.0 s", allowance: nil))
+        #expect(delivered.count == 0)
+        // What Home Assistant needs still goes: keys, app ids, text, volume, short holds.
+        for command: RemoteCommand in [
+            .key(.key(.home), .press), .launch("youtube.leanback.v4"), .launch("12?contentId=80057281&mediaType=movie"), .launch("111299001912"),
+            .text("hello"), .setVolume(12), .longPress(.key(.select), milliseconds: 1500),
+        ] {
+            #expect(await send(command) == nil, "\(command)")
+        }
+        #expect(delivered.count == 7)
+        let error = RouterRejection.brokerForbidden("send raw key codes", allowance: "raw").error
+        #expect(error.code == .unsupported && error.hint?.contains("--mqtt-allow raw") == true)
+    }
+
+    @Test func aSiteCanAllowRawCodesAndLinks() async throws {
+        let r = brokerRouter(allows: try #require(BrokerAllowances(names: "raw,links")))
+        let s = await r.openSession(source: .mqtt, target: "tv-1")
+        try await r.submit(envelope(s, 1, source: .mqtt, command: .key(.raw("KEYCODE_TV_INPUT"), .press)))
+        try await r.submit(envelope(s, 2, source: .mqtt, command: .launch("https://www.youtube.com")))
+        #expect(delivered.count == 2)
+        #expect(BrokerAllowances(names: "raw") == .rawKeys)
+        #expect(BrokerAllowances(names: "links, RAW") == [.rawKeys, .links])
+        #expect(BrokerAllowances(names: "everything") == nil)
+    }
+
+    /// A broker's hold-start is released by the router, as a gesture's is: the bridge's
+    /// router session never closes, so nothing else would.
+    @Test func aBrokerHoldWithoutItsEndIsReleased() async throws {
+        let r = brokerRouter(holdLimit: 0.5)
+        let s = await r.openSession(source: .mqtt, target: "tv-1")
+        try await r.submit(envelope(s, 1, source: .mqtt, command: .key(.key(.volumeUp), .holdStart)))
+        #expect(await r.isHolding(.key(.volumeUp), in: s))
+        try await clock.waitForSleepers()
+        clock.advance(0.5)
+        for _ in 0..<2000 where delivered.count < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(commands() == [.key(.key(.volumeUp), .holdStart), .key(.key(.volumeUp), .holdEnd)])
+    }
 }

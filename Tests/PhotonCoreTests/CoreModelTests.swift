@@ -117,3 +117,43 @@ import Testing
         #expect(masked == "tv at 192.168.1.*** mac AA:BB:CC:**:**:**")
     }
 }
+
+/// The adapter descriptor states each fact once: voice from the format, waking from the
+/// capability, every port from the main one and the others; option values are checked
+/// against their declared types.
+@Suite struct AdapterDescriptorTests {
+    func descriptor(voice: VoiceFormat?, capabilities: Capabilities) -> AdapterDescriptor {
+        AdapterDescriptor(
+            id: "acme", displayName: "Acme", ports: .init(main: "remote", 6466, others: ["pairing": 6467]),
+            pairing: .init(style: .codeOnTV, options: [AdapterOption("pairing-port", .port(named: "pairing"), help: "")]),
+            capabilities: capabilities, keyTable: [])
+    }
+
+    @Test func voiceFollowsTheFormatAndWakingTheCapability() {
+        let withVoice = AdapterDescriptor(
+            id: "acme", displayName: "Acme", ports: .init(main: "remote", 1), pairing: .init(style: .none),
+            capabilities: Capabilities(.keys, .wakeOnLAN), keyTable: [], voiceFormat: VoiceFormat(sampleRate: 8000))
+        #expect(withVoice.capabilities.contains(.voice))
+        #expect(withVoice.wakeMethod == .wakeOnLAN)
+        // Declaring voice without a format cannot promise it.
+        let without = descriptor(voice: nil, capabilities: Capabilities(.keys, .voice))
+        #expect(!without.capabilities.contains(.voice))
+        #expect(without.wakeMethod == WakeMethod.none)
+    }
+
+    @Test func portsNameTheMainOneAndTheOthers() {
+        let ports = descriptor(voice: nil, capabilities: .none).ports
+        #expect(ports.mainName == "remote" && ports.main == 6466)
+        #expect(ports.all == ["remote": 6466, "pairing": 6467])
+    }
+
+    @Test func optionValuesAreTypedBeforeAnAdapterSeesThem() throws {
+        let options = descriptor(voice: nil, capabilities: .none).pairing.options
+        let values = try AdapterOptionValues(parsing: ["pairing-port": "7467", "unrelated": "x"], for: options)
+        #expect(values.ports == ["pairing": 7467])
+        #expect(values.texts.isEmpty)
+        for bad in ["0", "65536", "port", "-1", ""] {
+            #expect(throws: PhotonError.self) { try AdapterOptionValues(parsing: ["pairing-port": bad], for: options) }
+        }
+    }
+}

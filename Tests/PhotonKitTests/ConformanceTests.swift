@@ -13,4 +13,13 @@ import Testing
         let plugin = try #require(BuiltInPlugins.all.first { $0.adapter.id == brand })
         try await check.run(plugin)
     }
+
+    /// The same checks through the façade: the store, the session service, the router
+    /// and the one capability check in front of the adapter (`DaemonConformanceTests`
+    /// adds the daemon's socket API for one brand).
+    @Test(arguments: brands, ConformanceCheck.allCases)
+    func throughTheFacade(_ brand: String, _ check: ConformanceCheck) async throws {
+        let plugin = try #require(BuiltInPlugins.all.first { $0.adapter.id == brand })
+        try await check.run(plugin, route: .facade)
+    }
 }

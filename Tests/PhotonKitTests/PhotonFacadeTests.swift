@@ -46,6 +46,39 @@ import Testing
         #expect(h.events("key").count == 1)
     }
 
+    /// A result says whether the TV confirmed the command: Roku answers every request,
+    /// LG its SSAP requests but not pointer keys, Android TV and Samsung nothing.
+    @Test func resultsSayWhetherTheTVAcknowledged() async throws {
+        for (brand, command, acknowledged) in [
+            ("roku", RemoteCommand.key(.key(.home), .press), true), ("roku", .text("x"), true), ("lg", .key(.key(.home), .press), false),
+            ("lg", .text("x"), true), ("androidtv", .key(.key(.home), .press), false), ("samsung", .key(.key(.home), .press), false),
+        ] {
+            let (h, photon) = try await setUp(brand)
+            let tv = try await photon.connect("tv")
+            let outcome = try await tv.send(command)
+            #expect(outcome == (acknowledged ? .acknowledged : .sent), "\(brand) \(command)")
+            await tv.close()
+            await h.stop()
+        }
+    }
+
+    /// Commands to one TV run one at a time in arrival order: two texts sent at once to a
+    /// Roku (one request per character) arrive whole, one after the other.
+    @Test func concurrentTextsToOneTVDoNotInterleave() async throws {
+        let (h, photon) = try await setUp("roku")
+        defer { Task { await h.stop() } }
+        let first = try await photon.connect("tv"), second = try await photon.connect("tv")
+        async let a: Void = { _ = try await first.send(.text("aaaaaaaaaa")) }()
+        async let b: Void = { _ = try await second.send(.text("bbbbbbbbbb")) }()
+        _ = try await (a, b)
+        await first.close()
+        await second.close()
+        try await h.waitFor("text", count: 20)
+        // The emulated Roku reports its text field after each character.
+        let typed = h.events("text").last?["text"]?.string ?? ""
+        #expect(typed == "aaaaaaaaaabbbbbbbbbb" || typed == "bbbbbbbbbbaaaaaaaaaa", "\(typed)")
+    }
+
     /// The conformance of every brand through the façade: each kind of command the TV
     /// declares goes through the router, the session service and the one capability
     /// check to the emulated TV; each kind it does not declare is refused unsent (exit 6).
@@ -58,7 +91,8 @@ import Testing
         let declared = try #require(await tv.capabilities)
         let candidates: [RemoteCommand] = [
             .key(.key(.home), .press), .volume(.up), .longPress(.key(.select), milliseconds: 50), .text("photon"),
-            .launch(adapter.exampleApp.isEmpty ? "app" : adapter.exampleApp), .setVolume(12), .search("photon"),
+            .launch(adapter.descriptor.help.exampleApp.isEmpty ? "app" : adapter.descriptor.help.exampleApp), .setVolume(12), .search("photon"),
+            .input(.hdmi(2)), .notify("photon"), .screen(on: false), .screen(on: true),
         ]
         for command in candidates {
             if declared.contains(command.requiredCapability) {
@@ -73,7 +107,7 @@ import Testing
     }
 
     @Test func aTVThatDoesNotAnswerIsWokenBeforeTheSend() async throws {
-        guard let brand = BuiltInPlugins.all.first(where: { $0.emulator != nil && $0.adapter.wakeMethod == .wakeOnLAN })?.adapter.id else {
+        guard let brand = BuiltInPlugins.all.first(where: { $0.emulator != nil && $0.adapter.descriptor.wakeMethod == .wakeOnLAN })?.adapter.id else {
             Issue.record("no registered brand wakes over Wake-on-LAN")
             return
         }

@@ -13,12 +13,18 @@ final class FakeTV: Sendable {
     let failure = Locked<PhotonError?>(nil)
     /// How long a connection attempt takes (a TV that does not answer SYNs).
     let delay = Locked<Duration>(.zero)
+    /// When set, a connection attempt waits until the test opens it.
+    let gate = Locked<Promise<Void>?>(nil)
 
     func open() async throws -> any RemoteSession {
         attempts.withLock { $0 += 1 }
         let delay = self.delay.withLock { $0 }
         if delay > .zero { try await Task.sleep(for: delay) }
+        if let gate = gate.withLock({ $0 }) { try await gate.value() }
         if let failure = failure.withLock({ $0 }) { throw failure }
+        // Opening writes to the TV (a handshake): a transport checks the command deadline
+        // it runs under, as the real ones do.
+        try CommandDeadline.checkBeforeSending()
         let session = RecordingSession()
         sessions.withLock { $0.append(session) }
         return session
@@ -71,22 +77,67 @@ final class FakeTV: Sendable {
         tv.sessions.withLock { $0 }[0].drop()
         try await waitUntil { await pooled.state == .reconnecting }
         for n in 0..<5 {
+            // Each finds the TV still away (it tries once, within its own lifetime).
             await #expect(throws: PhotonError.self) { try await pooled.send(.text("during-\(n)"), deadline: soon) }
         }
         // Background attempts go on while the TV is away, one per back-off step.
-        for attempt in 2...4 {
+        let base = tv.attempts.withLock { $0 }
+        for n in 1...3 {
             try await clock.waitForSleepers()
             clock.advance(by: .seconds(60))
-            try await waitUntil { tv.attempts.withLock { $0 } >= attempt }
+            try await waitUntil { tv.attempts.withLock { $0 } >= base + n }
         }
-        tv.failure.withLock { $0 = nil }
+        // The last attempt failed and the next one waits for the clock; the TV is back.
         try await clock.waitForSleepers()
+        tv.failure.withLock { $0 = nil }
         clock.advance(by: .seconds(60))
         try await waitUntil { await pooled.state == .connected }
         try await pooled.send(.text("after"), deadline: soon)
         #expect(tv.delivered == [.text("before"), .text("after")])
         #expect(tv.sessions.withLock { $0.count } == 2)
         #expect(await pooled.connectCount == 2)
+    }
+
+    /// Reconnecting is not the command's work: attempts started while a command was being
+    /// delivered must not inherit its deadline, or once it expired every background
+    /// attempt (and every task the new session starts) would fail as "expired" and the TV
+    /// would never come back.
+    @Test func backgroundReconnectsOutliveTheCommandThatStartedThem() async throws {
+        let tv = FakeTV()
+        let clock = ManualClock()
+        let pooled = pooled(tv, clock: clock)
+        tv.failure.withLock { $0 = PhotonError(.unreachable, "connection refused") }
+        let expiry = Date().addingTimeInterval(0.2)
+        await #expect(throws: PhotonError.self) {
+            try await CommandDeadline.$expiresAt.withValue(expiry) {
+                try await pooled.send(.key(.key(.home), .press), deadline: .now + .milliseconds(150))
+            }
+        }
+        try await waitUntil { await pooled.state == .reconnecting }
+        // The command's lifetime runs out; then the TV comes back.
+        while Date() < expiry { try await Task.sleep(for: .milliseconds(10)) }
+        tv.failure.withLock { $0 = nil }
+        try await clock.waitForSleepers()
+        clock.advance(by: .seconds(60))
+        try await waitUntil { await pooled.state == .connected }
+        try await pooled.send(.key(.key(.back), .press), deadline: soon)
+        #expect(tv.delivered == [.key(.key(.back), .press)])
+    }
+
+    /// A command that arrives just after a failed attempt is not answered with that
+    /// failure: with its lifetime left it tries the TV again, once.
+    @Test func aFreshCommandIsNotAnsweredWithAStaleFailure() async throws {
+        let tv = FakeTV()
+        let clock = ManualClock()
+        let pooled = pooled(tv, clock: clock)
+        tv.failure.withLock { $0 = PhotonError(.unreachable, "connection refused") }
+        await #expect(throws: PhotonError.self) { try await pooled.send(.key(.key(.home), .press), deadline: soon) }
+        try await waitUntil { await pooled.state == .reconnecting }
+        // The TV is back a moment later; the back-off has not run out (the clock stands).
+        tv.failure.withLock { $0 = nil }
+        try await pooled.send(.key(.key(.back), .press), deadline: soon)
+        #expect(tv.delivered == [.key(.key(.back), .press)])
+        #expect(await pooled.state == .connected)
     }
 
     @Test func theBackoffGrowsAndIsCapped() {
@@ -102,16 +153,41 @@ final class FakeTV: Sendable {
         }
     }
 
-    @Test func aRefusalStopsRetrying() async throws {
+    /// A certificate that is not the pinned one may be a moment's thing (an address
+    /// briefly another device's): it is looked at again with back-off — and nothing is
+    /// ever sent to it — until the pinned TV answers again.
+    @Test func aMismatchedCertificateIsCheckedAgainButNeverSentTo() async throws {
         let tv = FakeTV()
         let clock = ManualClock()
         let pooled = pooled(tv, clock: clock)
         tv.failure.withLock { $0 = PhotonError(.pinMismatch, "the TV's certificate changed", hint: "pair again") }
+        await #expect(throws: PhotonError.self) { try await pooled.send(.key(.key(.home), .press), deadline: soon) }
+        try await waitUntil { await pooled.state == .failed }
+        // Commands fail at once meanwhile, without an attempt of their own.
+        let before = tv.attempts.withLock { $0 }
+        await #expect(throws: PhotonError.self) { try await pooled.send(.key(.key(.home), .press), deadline: soon) }
+        #expect(tv.attempts.withLock { $0 } == before)
+        try await clock.waitForSleepers()
+        clock.advance(by: .seconds(60))
+        try await waitUntil { tv.attempts.withLock { $0 } == before + 1 }
+        try await clock.waitForSleepers()
+        tv.failure.withLock { $0 = nil }
+        clock.advance(by: .seconds(60))
+        try await waitUntil { await pooled.state == .connected }
+        try await pooled.send(.key(.key(.back), .press), deadline: soon)
+        #expect(tv.delivered == [.key(.key(.back), .press)])
+    }
+
+    @Test func aRefusalStopsRetrying() async throws {
+        let tv = FakeTV()
+        let clock = ManualClock()
+        let pooled = pooled(tv, clock: clock)
+        tv.failure.withLock { $0 = PhotonError(.authenticationRefused, "the TV no longer accepts this client", hint: "pair again") }
         do {
             try await pooled.send(.key(.key(.home), .press), deadline: soon)
-            Issue.record("sent to a TV whose certificate changed")
+            Issue.record("sent to a TV that refused us")
         } catch let error as PhotonError {
-            #expect(error.code == .pinMismatch)
+            #expect(error.code == .authenticationRefused)
         }
         try await waitUntil { await pooled.state == .failed }
         clock.advance(by: .seconds(3600))
@@ -163,18 +239,22 @@ final class FakeTV: Sendable {
 
     @Test func aCommandDoesNotWaitPastItsLifetimeForASlowAttempt() async throws {
         let tv = FakeTV()
-        tv.delay.withLock { $0 = .milliseconds(600) }
+        // The attempt does not finish until the test says so: the command can only come
+        // back by its own deadline (no wall-clock bound asserted).
+        let gate = Promise<Void>()
+        tv.gate.withLock { $0 = gate }
         let pooled = pooled(tv)
         await pooled.warm()
-        let start = ContinuousClock.now
         do {
             try await pooled.send(.key(.key(.home), .press), deadline: .now + .milliseconds(100))
             Issue.record("sent before the TV answered")
         } catch let error as PhotonError {
             #expect(error.code == .timeout)
         }
-        #expect(ContinuousClock.now - start < .milliseconds(550))
-        // The attempt itself went on and connected; nothing was sent by it.
+        #expect(await pooled.state == .connecting)
+        // The attempt itself goes on and connects; nothing was sent by it.
+        tv.gate.withLock { $0 = nil }
+        gate.succeed(())
         try await waitUntil { await pooled.state == .connected }
         #expect(tv.delivered.isEmpty)
         try await pooled.send(.key(.key(.home), .press), deadline: soon)

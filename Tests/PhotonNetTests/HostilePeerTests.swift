@@ -24,7 +24,7 @@ extension StreamTests {
         }
         let started = ContinuousClock.now
         let outcome: Result<WebSocketMessage?, any Error> = await Result {
-            try await withTimeout(.seconds(20), "the flooded receive") { try await ws.receive(timeout: .seconds(2)) }
+            try await withTimeout(.seconds(20), "the flooded receive") { try await ws.receive(timeout: .milliseconds(500)) }
         }
         let error = try #require(outcome.error as? PhotonError)
         // Bounded by the receive's deadline plus one pong write, not by the flood.

@@ -40,9 +40,11 @@ import Testing
         // The stream still works after a timeout.
         try await server.write([1, 2, 3])
         #expect(try await readExactly(client, 3) == [1, 2, 3])
-        await server.close()
+        // A graceful close waits (up to its linger) for the peer's close: both at once.
+        async let serverClosed: Void = server.close()
         #expect(try await client.read(maxLength: 10, timeout: .seconds(5)) == [])
         await client.close()
+        await serverClosed
     }
 
     @Test func tlsHandshakeWithASilentServerTimesOut() async throws {
@@ -145,8 +147,9 @@ import Testing
         let server = try await accepted
         try await client.write([9, 8, 7])
         #expect(try await readExactly(server, 3) == [9, 8, 7])
-        await client.close()
+        async let clientClosed: Void = client.close()
         await server.close()
+        await clientClosed
     }
 
     @Test func udpDatagramArrives() async throws {

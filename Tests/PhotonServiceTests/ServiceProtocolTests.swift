@@ -11,7 +11,8 @@ import Testing
         let commands: [RemoteCommand] = [
             .key(.key(.home), .press), .key(.key(.select), .holdStart), .key(.raw("KEYCODE_TV_INPUT"), .press),
             .longPress(.key(.select), milliseconds: 1500), .text("the \"expanse\"\n"), .launch("https://www.youtube.com"), .search("the expanse"),
-            .volume(.mute),
+            .volume(.mute), .input(.hdmi(2)), .input(.label("PlayStation")), .input(.tuner),
+            .notify("Dinner is ready\nnow"), .screen(on: false), .screen(on: true), .channel(ChannelNumber(major: 7, minor: 1)),
         ]
         for command in commands {
             let json = try ServiceProtocol.json(command)
@@ -24,7 +25,7 @@ import Testing
     @Test func badCommandsAreUsageErrorsOrUnsupported() throws {
         let bad = [
             #"{"key":"warp-drive"}"#, #"{"key":"home","action":"tap"}"#, #"{"key":"home","hold":0}"#, #"{"key":"home","hold":"1"}"#,
-            #"{"raw":""}"#, #"{"launch":""}"#, #"{"search":""}"#, #"{"volume":"louder"}"#, #"{}"#, #""key""#, #"{"text":1}"#,
+            #"{"raw":""}"#, #"{"launch":""}"#, #"{"search":""}"#, #"{"input":""}"#, #"{"input":"a\nb"}"#, #"{"notify":""}"#, #"{"notify":"\u0007"}"#, #"{"screen":"dim"}"#, #"{"channel":"seven"}"#, #"{"volume":"louder"}"#, #"{}"#, #""key""#, #"{"text":1}"#,
         ]
         for text in bad {
             do {
@@ -48,7 +49,8 @@ import Testing
     @Test func eventsAndErrorsRoundTrip() throws {
         let events: [TVEvent] = [
             .power(isOn: false), .volume(VolumeState(level: 7, maximum: 100, muted: true)), .currentApp("com.netflix.ninja"),
-            .deviceInfo(model: "Shield", vendor: "NVIDIA", version: "5.2"),
+            .deviceInfo(model: "Shield", vendor: "NVIDIA", version: "5.2"), .powerState(.standby, reason: "Active Standby"),
+            .powerState(.screenOff, reason: nil),
         ]
         for event in events {
             let json = JSONValue.object(ServiceProtocol.fields(event))

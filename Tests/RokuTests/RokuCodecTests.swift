@@ -112,4 +112,42 @@ extension RokuCodecTests {
             #expect(again == tree)
         }
     }
+
+    /// Roku TVs list their inputs as `tvinput.*` apps; the standard ones are recognised.
+    @Test func inputIdsAndTheirStandardNames() {
+        #expect(RokuSession.standardInput("tvinput.hdmi1") == .hdmi(1))
+        #expect(RokuSession.standardInput("tvinput.hdmi4") == .hdmi(4))
+        #expect(RokuSession.standardInput("tvinput.hdmi5") == nil)
+        #expect(RokuSession.standardInput("tvinput.dtv") == .tuner)
+        #expect(RokuSession.standardInput("tvinput.cvbs") == .composite)
+        #expect(RokuSession.standardInput("tvinput.hdmi") == nil)
+        #expect(RokuSession.standardInput("12") == nil)
+    }
+
+    /// `/query/tv-channels`: hidden channels and numbers that are not channel numbers are
+    /// left out; anything but a <tv-channels> is an error.
+    @Test func tvChannelsWithHiddenAndBrokenEntries() throws {
+        let body = Array("""
+            <tv-channels><channel><number>7.1</number><name>News</name><user-hidden>false</user-hidden></channel>
+            <channel><number>7.2</number><name>Hidden</name><user-hidden>true</user-hidden></channel>
+            <channel><number>../launch/12</number><name>Evil</name></channel><channel><name>No number</name></channel>
+            <channel><number>9.1</number></channel></tv-channels>
+            """.utf8)
+        let channels = try RokuChannelList.parse(body)
+        #expect(channels.map(\.number) == ["7.1", "9.1"])
+        #expect(channels.map(\.name) == ["News", ""])
+        #expect(throws: PhotonError.self) { try RokuChannelList.parse(Array("<apps/>".utf8)) }
+        #expect(throws: PhotonError.self) { try RokuChannelList.parse(Array("<tv-channels".utf8)) }
+    }
+
+    @Test func powerModesAsPowerStates() throws {
+        func state(_ mode: String) throws -> PowerState? {
+            try RokuDeviceInfo.parse(Array("<device-info><serial-number>X1</serial-number><power-mode>\(mode)</power-mode></device-info>".utf8)).powerState
+        }
+        #expect(try state("PowerOn") == .on)
+        #expect(try state("DisplayOff") == .standby)
+        #expect(try state("Ready") == .standby)
+        #expect(try state("Headless") == .screenOff)
+        #expect(try state("Warp") == nil)
+    }
 }

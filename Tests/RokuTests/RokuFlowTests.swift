@@ -21,7 +21,7 @@ import Testing
     }
 
     func context(timeout: Duration = .seconds(3)) throws -> AdapterContext {
-        AdapterContext(connector: NetConnector(), clientIdentity: try IdentityFactory.makeClientIdentity(), timeout: timeout)
+        AdapterContext(connector: NetConnector(), clientIdentity: try TestEnvironment.sharedClientIdentity, timeout: timeout)
     }
 
     struct NoQuestions: PairingResponder {
@@ -29,7 +29,58 @@ import Testing
     }
 
     func pair(_ tv: EmulatedRoku, _ ctx: AdapterContext) async throws -> PairedTV {
-        try await RokuAdapter().pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: [:], context: ctx).run(responder: NoQuestions())
+        try await RokuAdapter().pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: AdapterOptionValues(), context: ctx).run(responder: NoQuestions())
+    }
+
+    /// Another Roku at the address of a warm session: every new connection shows its
+    /// serial before it carries a request, so neither a command on a reopened connection
+    /// nor the poller reaches it; the session ends with pin_mismatch (exit 5).
+    @Test func aRokuSwappedUnderAWarmSessionGetsNothing() async throws {
+        let (first, _) = try start()
+        let port = first.port
+        let ctx = try context()
+        let paired = try await pair(first, ctx)
+        let session = try await RokuAdapter(pollInterval: .seconds(60)).openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        defer { Task { await session.close() } }
+        // The poller's first round done (it reports the app last), so that it is not
+        // caught mid-round by the swap.
+        _ = try await withTimeout(.seconds(5), "the first poll") { () -> Bool in
+            for await event in session.events { if case .currentApp = event { return true } }
+            return false
+        }
+        try await session.send(.key(.key(.home), .press))
+        await first.stop()
+        let (other, otherEvents) = try start {
+            $0.port = port
+            $0.serial = "YN00OTHER999"
+        }
+        defer { Task { await other.stop() } }
+        var refusals: [PhotonError] = []
+        for _ in 0..<3 {
+            do {
+                try await session.send(.key(.key(.up), .press))
+            } catch {
+                refusals.append(PhotonError.wrap(error))
+            }
+        }
+        #expect(refusals.count == 3)
+        #expect(refusals.contains { $0.code == .pinMismatch && $0.exitCode == 5 }, "\(refusals.map(\.message))")
+        #expect(otherEvents.withLock { $0 }.filter { $0.name == "key" }.isEmpty)
+    }
+
+    /// Text is one request per character: a text cut short says how much the TV has,
+    /// not that nothing was sent.
+    @Test func aTextCutShortSaysHowMuchWasTyped() async throws {
+        let (tv, events) = try start()
+        defer { Task { await tv.stop() } }
+        let ctx = try context()
+        let paired = try await pair(tv, ctx)
+        let session = try await RokuAdapter(pollInterval: .seconds(60)).openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        defer { Task { await session.close() } }
+        tv.cutText(after: 3)
+        let error = await #expect(throws: PhotonError.self) { try await session.send(.text("photon")) }
+        #expect(error?.message.contains("typed 3 of 6 characters") == true, "\(String(describing: error?.message))")
+        #expect(events.withLock { $0 }.filter { $0.name == "text" }.last?["text"]?.string == "pho")
     }
 
     @Test func limitedAndDisabledGiveExitFourWithTheSetting() async throws {
@@ -103,7 +154,7 @@ import Testing
     func misbehavingSetsEndWithinTheTimeoutWithAClearError(_ misbehaviour: EmulatedRoku.Misbehaviour) async throws {
         let (tv, _) = try start()
         defer { Task { await tv.stop() } }
-        let ctx = try context(timeout: .seconds(2))
+        let ctx = try context(timeout: .seconds(1))
         let paired = try await pair(tv, ctx)
         tv.misbehave(misbehaviour)
         let started = ContinuousClock.now
@@ -158,6 +209,11 @@ import Testing
         let launch = seen.first { $0.name == "launch" }
         #expect(launch?["app"]?.string == "12")
         #expect(launch?["params"]?.string?.contains("contentId=80057281") == true)
+        // The TV's channels as rokuecp reads them (the hidden one too: it lists them all),
+        // its tuning and its input launch.
+        #expect(client.standardOutput.contains(#""channels": ["7.1", "7.2", "9.1", "11.1"]"#), "\(client.standardOutput)")
+        #expect(seen.filter { $0.name == "channel" }.map { $0["number"]?.string } == ["9.1"])
+        #expect(seen.filter { $0.name == "input" }.map { $0["input"]?.string } == ["tv", "hdmi2"], "tuning is the tuner input too")
     }
 }
 

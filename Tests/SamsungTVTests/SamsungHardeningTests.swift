@@ -15,7 +15,7 @@ import Testing
         let ctx = try samsungContext()
         let paced = SamsungTVAdapter(keyPacing: .milliseconds(600), acceptTimeout: .seconds(3))
         let paired = try await paced.pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.port), options: ["rest-port": String(tv.restPort)], context: ctx
+            with: Endpoint(host: "127.0.0.1", port: tv.port), options: AdapterOptionValues(ports: ["rest": tv.restPort]), context: ctx
         ).run(responder: Trusting())
         let session = try await paced.openSession(device: paired.device, secrets: paired.secrets, context: ctx)
         defer { Task { await session.close() } }
@@ -45,7 +45,7 @@ import Testing
         let ctx = try samsungContext()
         let adapter = SamsungTVAdapter(keyPacing: .zero, acceptTimeout: .seconds(3))
         let paired = try await adapter.pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.port), options: ["rest-port": String(tv.restPort)], context: ctx
+            with: Endpoint(host: "127.0.0.1", port: tv.port), options: AdapterOptionValues(ports: ["rest": tv.restPort]), context: ctx
         ).run(responder: Trusting())
         #expect(paired.secrets["token"] != nil)
         // The same TV stored on its plain port (8001 style): the token must not be sent.
@@ -104,7 +104,7 @@ import Testing
         // Still serving.
         let ctx = try samsungContext()
         _ = try await SamsungTVAdapter(keyPacing: .zero, acceptTimeout: .seconds(3)).pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.port), options: ["rest-port": String(tv.restPort)], context: ctx
+            with: Endpoint(host: "127.0.0.1", port: tv.port), options: AdapterOptionValues(ports: ["rest": tv.restPort]), context: ctx
         ).run(responder: Trusting())
         #expect(!events.named("paired").isEmpty)
     }

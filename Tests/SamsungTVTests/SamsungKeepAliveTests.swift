@@ -46,9 +46,9 @@ final class BlackholeProxy: Sendable {
         let (tv, _) = try await startSamsung { $0.pingInterval = .seconds(600) }
         defer { Task { await tv.stop() } }
         let ctx = try samsungContext()
-        let adapter = SamsungTVAdapter(keyPacing: .zero, acceptTimeout: .seconds(3), keepAlive: .seconds(1))
+        let adapter = SamsungTVAdapter(keyPacing: .zero, acceptTimeout: .seconds(3), keepAlive: .milliseconds(400))
         let paired = try await adapter.pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.port), options: ["rest-port": String(tv.restPort)], context: ctx
+            with: Endpoint(host: "127.0.0.1", port: tv.port), options: AdapterOptionValues(ports: ["rest": tv.restPort]), context: ctx
         ).run(responder: Trusting())
         let proxy = try BlackholeProxy(to: tv.port)
         defer { proxy.close() }
@@ -64,8 +64,8 @@ final class BlackholeProxy: Sendable {
         }
         defer { watcher.cancel() }
 
-        // While the TV answers, pings keep the idle session open.
-        try await Task.sleep(for: .milliseconds(2500))
+        // While the TV answers, pings keep the idle session open (three keep-alives).
+        try await Task.sleep(for: .milliseconds(1200))
         #expect(ended.withLock { $0 } == nil)
         try await session.send(.key(.key(.home), .press))
 
@@ -82,7 +82,7 @@ final class BlackholeProxy: Sendable {
         #expect(reason?.code == .timeout)
         #expect(reason?.message.contains("no reply to a ping") == true)
         // At most a keep-alive of silence, then a keep-alive waiting for the pong.
-        #expect(ContinuousClock.now - start < .seconds(4))
+        #expect(ContinuousClock.now - start < .seconds(3))
         await #expect(throws: PhotonError.self) { try await session.send(.key(.key(.home), .press)) }
         await session.close()
     }

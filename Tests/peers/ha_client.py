@@ -9,6 +9,7 @@ Prints one JSON object per line for every message seen:
   {"topic": ..., "payload": ..., "retain": ...}
 and "READY" once subscribed.
 """
+import os
 import json
 import sys
 import threading
@@ -40,7 +41,8 @@ def on_message(client, userdata, msg):
     say(json.dumps({"topic": msg.topic, "payload": msg.payload.decode("utf-8", "replace"), "retain": bool(msg.retain)}))
 
 
-client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"ha-test-{site}")
+# Unique per process: two of them on one broker must not take over each other.
+client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"ha-test-{site}-{os.getpid()}")
 client.on_connect = on_connect
 client.on_subscribe = on_subscribe
 client.on_message = on_message

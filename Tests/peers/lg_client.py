@@ -9,6 +9,7 @@ closed port, so the library falls back to TLS exactly as against a 2023+ TV, and
 at the emulator's TLS port. Nothing else is changed.
 """
 import asyncio
+import json
 import sys
 
 from aiowebostv import WebOsClient, webos_client
@@ -32,6 +33,15 @@ async def main() -> None:
     await client.request(ep.INSERT_TEXT, {"text": "hello lg", "replace": 0})
     await client.request(ep.SEND_ENTER)
     await client.button("HOME")
+    # Inputs, channels, a toast and the screen, through aiowebostv's own calls.
+    inputs = await client.get_inputs()
+    print("INPUTS", json.dumps([i["label"] for i in inputs]), flush=True)
+    await client.set_input("HDMI_2")
+    channels = await client.get_channels()
+    print("CHANNELS", json.dumps([c["channelNumber"] for c in channels]), flush=True)
+    await client.set_channel(channels[1]["channelId"])
+    await client.send_message("hello from aiowebostv")
+    await client.set_screen_state(False)
     await client.power_off()
     await client.disconnect()
     # Again with the stored key: no prompt.

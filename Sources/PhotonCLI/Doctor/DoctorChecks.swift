@@ -90,13 +90,14 @@ struct DoctorChecks {
 
     private func mdnsStep() async -> DoctorStep {
         let title = Self.titles[4]!
-        let types = adapters.flatMap(\.serviceTypes)
+        let types = adapters.flatMap(\.descriptor.discovery.serviceTypes)
         guard !types.isEmpty else {
             return .skip(4, title, "\(adapters.map(\.displayName).joined(separator: ", ")) TVs announce nothing over mDNS (SSDP and addresses only)")
         }
         let found: AsyncStream<(candidate: TVCandidate, service: DiscoveredService)>
+        let wait = min(timeout, .seconds(2))
         do {
-            found = try context.photon.discover(timeout: .seconds(2), brands: adapters.map(\.id), ssdp: false)
+            found = try context.photon.discover(timeout: wait, brands: adapters.map(\.id), ssdp: false)
         } catch {
             return .warn(4, title, "avahi-daemon cannot be asked: \(PhotonError.wrap(error).message)",
                 fix: "start avahi-daemon (and dbus) to discover TVs; pairing by address works without it")
@@ -104,9 +105,10 @@ struct DoctorChecks {
         var seen: [String] = []
         for await (candidate, service) in found where service.addresses.contains(host) || service.host == host || candidate.endpoint.host == host {
             seen.append("\(Redaction.sanitize(service.name, limit: 40)) (\(service.type))")
+            break
         }
         if let first = seen.first { return .pass(4, title, "avahi-daemon answers; the TV is seen as \(first)") }
-        return .warn(4, title, "avahi-daemon answers, but the TV was not seen in 2 s",
+        return .warn(4, title, "avahi-daemon answers, but the TV was not seen in \(Int(wait.seconds * 1000)) ms",
             fix: "mDNS does not cross subnets or VLANs and some TVs stop announcing in standby; the address works without it")
     }
 
@@ -117,11 +119,11 @@ struct DoctorChecks {
         var lines: [String] = []
         let connector = NetConnector()
         for adapter in adapters {
-            var ports = adapter.defaultPorts
+            var ports = adapter.descriptor.ports.all
             if let device, device.brand == adapter.id {
                 ports = device.ports
-                ports[adapter.mainPortName] = device.port
-                if device.unencrypted == true { ports = [adapter.mainPortName: device.port] }
+                ports[adapter.descriptor.ports.mainName] = device.port
+                if device.unencrypted == true { ports = [adapter.descriptor.ports.mainName: device.port] }
             }
             var states: [String] = []
             for (name, port) in ports.sorted(by: { $0.key < $1.key }) {
@@ -182,7 +184,7 @@ struct DoctorChecks {
         // An address not paired: what certificates do its open ports present?
         var seen: [String] = []
         for adapter in adapters {
-            guard let port = openPorts[adapter.id]?[adapter.mainPortName] else { continue }
+            guard let port = openPorts[adapter.id]?[adapter.descriptor.ports.mainName] else { continue }
             if let stream = try? await NetConnector().openByteStream(
                 to: Endpoint(host: host, port: port), security: .tls(TLSClientOptions(trust: .captureForFirstUse)), timeout: timeout)
             {
@@ -204,10 +206,10 @@ struct DoctorChecks {
         for adapter in adapters where openPorts[adapter.id] != nil {
             do {
                 let context = try await self.context.sessions.adapterContext(timeout: timeout)
-                var ports = adapter.defaultPorts
+                var ports = adapter.descriptor.ports.all
                 if let device, device.brand == adapter.id {
                     ports.merge(device.ports) { $1 }
-                    ports[adapter.mainPortName] = device.port
+                    ports[adapter.descriptor.ports.mainName] = device.port
                 }
                 if let candidate = try await adapter.probe(host: host, ports: ports, context: context) {
                     var text = "\(adapter.id): \(Redaction.sanitize(candidate.name, limit: 48))"
@@ -246,7 +248,7 @@ struct DoctorChecks {
         guard let device, let adapter = adapters.first(where: { $0.id == device.brand }) else {
             return .skip(9, title, "not paired: the MAC is learned at pairing")
         }
-        guard adapter.wakeMethod == .wakeOnLAN else { return .skip(9, title, "\(adapter.displayName) TVs are not woken over the network") }
+        guard adapter.descriptor.wakeMethod == .wakeOnLAN else { return .skip(9, title, "\(adapter.displayName) TVs are not woken over the network") }
         guard !device.wakeMACs.isEmpty else {
             return .warn(9, title, "no MAC is known, so the TV cannot be woken", fix: "give it when waking: photon wake AA:BB:CC:DD:EE:FF")
         }

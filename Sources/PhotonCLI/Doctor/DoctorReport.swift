@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonKit
 
 /// One step of `photon doctor`: what was checked, what was found, and the fix when it
 /// failed.
@@ -56,10 +57,13 @@ struct DoctorReport: Sendable {
     /// 0 when every step holds; else the class of the first failed step.
     var exitCode: Int32 { steps.first { $0.status == .fail }?.exitCode ?? 0 }
 
-    /// Masks what identifies a home in a report: IPv4 host octets (`192.168.1.***`), MACs
-    /// (`AA:BB:CC:**:**:**`), and certificate pins beyond their first 8 hex digits. Tokens
-    /// and client keys are never in a step to begin with.
-    static func redact(_ text: String) -> String {
+    /// Masks what identifies a home in a report: IPv4 host octets (`192.168.1.***`), IPv6
+    /// addresses (their interface part may embed the MAC), MACs in any spelling — colon,
+    /// dash, dotted, compact, inside ids like `androidtv-<mac>` — (`AA:BB:CC:**:**:**`),
+    /// certificate pins beyond their first 8 hex digits, Roku serials, the user's home
+    /// directory and this machine's host name. Tokens and client keys are never in a step
+    /// to begin with.
+    static func redact(_ text: String, hostName: String? = HostName.full) -> String {
         var out = text
         // Pins first (their colon form would otherwise look like MACs): SHA256:<8 hex>...
         let colonPin = #/[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){31}/#
@@ -68,6 +72,28 @@ struct DoctorReport: Sendable {
         }
         let compactPin = #/\b([0-9a-fA-F]{8})[0-9a-fA-F]{56}\b/#
         out = out.replacing(compactPin) { "SHA256:\($0.output.1.lowercased())...[REDACTED]" }
+        // IPv6 (not a colon MAC, which the address masking below keeps the maker of).
+        let ipv6 = #/(^|[^0-9A-Za-z:.])((?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4})(?![0-9A-Za-z:])/#
+        out = out.replacing(ipv6) { match in
+            let before = String(match.output.1), text = String(match.output.2)
+            let groups = text.split(separator: ":", omittingEmptySubsequences: false)
+            if groups.count == 6, groups.allSatisfy({ $0.count == 2 }) { return before + text }
+            guard groups.contains(where: { !$0.isEmpty }), text != "::1" else { return before + text }
+            return before + "\(groups.first.map(String.init) ?? ""):***:[v6]"
+        }
+        // Dotted (Cisco) and compact MACs, standalone or inside ids.
+        let dottedMAC = #/(^|[^0-9A-Fa-f.])([0-9A-Fa-f]{4})\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}(?![0-9A-Fa-f.])/#
+        out = out.replacing(dottedMAC) { "\($0.output.1)\($0.output.2).****.****" }
+        let compactMAC = #/(^|[^0-9A-Fa-f])([0-9A-Fa-f]{6})[0-9A-Fa-f]{6}(?![0-9A-Fa-f])/#
+        out = out.replacing(compactMAC) { "\($0.output.1)\($0.output.2)******" }
+        // Roku serials, in ids and in text.
+        out = out.replacing(#/(?i)(roku-)[a-z0-9]{4,}/#) { "\($0.output.1)***" }
+        out = out.replacing(#/(?i)(serial(?:[ -]number)?[ :=(]{1,3})[a-z0-9]{6,}/#) { "\($0.output.1)***" }
+        // The user's home directory and this machine's name.
+        out = out.replacing(#/(/home/)[^/\s"]+/#) { "\($0.output.1)***" }
+        if let host = hostName?.split(separator: ".").first.map(String.init), host.count >= 3, host != "localhost" {
+            out = out.replacingOccurrences(of: host, with: "<this-host>", options: .caseInsensitive)
+        }
         return Redaction.maskAddresses(out)
     }
 
@@ -93,7 +119,7 @@ struct DoctorReport: Sendable {
             ("steps", .array(steps.map { step in
                 .object([
                     ("step", .int(step.number)), ("title", .string(step.title)), ("status", .string(step.status.rawValue)),
-                    ("detail", .string(Self.redact(step.detail))), ("fix", .optional(step.fix.map(Self.redact))),
+                    ("detail", .string(Self.redact(step.detail))), ("fix", .optional(step.fix.map { Self.redact($0) })),
                 ])
             })),
         ])

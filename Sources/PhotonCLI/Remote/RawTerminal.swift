@@ -3,7 +3,8 @@ import Glibc
 import PhotonCore
 
 /// The controlling terminal in raw mode for `photon remote`, with its settings restored on
-/// every way out: a normal return, an error, SIGTERM, SIGHUP, SIGINT and process exit.
+/// every way out: a normal return, an error, SIGTERM, SIGHUP, SIGINT, SIGQUIT and process
+/// exit, and while the process is stopped (SIGTSTP: restored, then raw again on SIGCONT).
 /// Also reads key bytes on a thread of its own and reports window resizes.
 final class RawTerminal: Sendable {
     /// The settings to put back, shared with the signal and exit handlers.
@@ -36,6 +37,7 @@ final class RawTerminal: Sendable {
             cc[Int(VTIME)] = 0
         }
         Self.saved.withLock { $0 = original }
+        Self.rawSettings.withLock { $0 = raw }
         atexit { RawTerminal.restore() }
         guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
             Self.saved.withLock { $0 = nil }
@@ -45,7 +47,7 @@ final class RawTerminal: Sendable {
         Self.screenActive.withLock { $0 = true }
         Self.writeAll("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
         var sources: [any DispatchSourceSignal] = []
-        for number in [SIGTERM, SIGHUP, SIGINT] {
+        for number in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
@@ -55,6 +57,18 @@ final class RawTerminal: Sendable {
             source.resume()
             sources.append(source)
         }
+        // Stopped from outside (`kill -TSTP`, a job-control shell): the terminal goes back
+        // to the shell while stopped, and raw again with a fresh screen on continuing.
+        signal(SIGTSTP, SIG_IGN)
+        let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .global())
+        stop.setEventHandler {
+            RawTerminal.restore()
+            kill(getpid(), SIGSTOP)
+            RawTerminal.reenter()
+            onResize()
+        }
+        stop.resume()
+        sources.append(stop)
         signal(SIGWINCH, SIG_IGN)
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         resize.setEventHandler { onResize() }
@@ -83,6 +97,19 @@ final class RawTerminal: Sendable {
     func restore() {
         for source in signalSources.withLock({ $0 }) { source.cancel() }
         Self.restore()
+    }
+
+    private static let rawSettings = Locked<termios?>(nil)
+
+    /// Raw mode and the alternate screen again, after a stop.
+    static func reenter() {
+        guard var raw = rawSettings.withLock({ $0 }) else { return }
+        var current = termios()
+        guard tcgetattr(STDIN_FILENO, &current) == 0 else { return }
+        saved.withLock { $0 = current }
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
+        screenActive.withLock { $0 = true }
+        writeAll("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
     }
 
     /// The window's size (columns, rows), or 80×24 when the terminal does not say.

@@ -67,17 +67,34 @@ public final class DaemonControl: TVControl {
     public func status(_ tv: String, settle: Duration) async throws -> [TVEvent] {
         let answer = try await client.request(
             "status", [("tv", .string(tv)), ("wait", .double(settle.seconds))], timeout: timeout + settle + .seconds(5))
-        return ["device", "power", "app", "playback", "volume"].compactMap { key in
+        var events = ["device", "power", "app", "playback", "volume"].compactMap { key in
             answer["tv"]?[key].flatMap { ServiceProtocol.event(from: .object([(key, $0)])) }
         }
+        if let state = answer["tv"]?["power_state"] {
+            let reason = answer["tv"]?["power_reason"] ?? .null
+            if let event = ServiceProtocol.event(from: .object([("power_state", state), ("power_reason", reason)])) {
+                events.insert(event, at: min(2, events.count))
+            }
+        }
+        return events
     }
 
-    public func installedApps(_ tv: String) async throws -> [TVApp] {
-        let answer = try await client.request("apps", [("tv", .string(tv))], timeout: timeout + .seconds(5))
-        return (answer["apps"]?.arrayValue ?? []).compactMap { item in
-            guard let id = item["id"]?.stringValue else { return nil }
-            return TVApp(id: id, name: item["name"]?.stringValue ?? id)
-        }
+    /// One `run` request: the daemon runs the macro inside itself (it goes on if this
+    /// client goes away) and answers with every step's result.
+    public func runMacro(_ macro: Macro, on tv: String, lifetime: Duration, wake: WakeRequest, catalog: [String: [String]]) async throws
+        -> [MacroStepResult]
+    {
+        var fields: [(String, JSONValue)] = [
+            ("tv", .string(tv)), ("steps", .array(macro.steps.map { .string($0.text) })), ("lifetime", .double(lifetime.seconds)),
+        ]
+        if !wake.destinations.isEmpty { fields.append(("broadcast", .array(wake.destinations.map { .string($0) }))) }
+        let answer = try await client.request("run", fields, timeout: macro.longestRun(perStep: lifetime) + timeout + .seconds(10))
+        return (answer["results"]?.arrayValue ?? []).compactMap(ServiceProtocol.stepResult(from:))
+    }
+
+    public func items(_ kind: TVListKind, of tv: String) async throws -> [TVListItem] {
+        let answer = try await client.request("items", [("tv", .string(tv)), ("kind", .string(kind.rawValue))], timeout: timeout + .seconds(5))
+        return (answer["items"]?.arrayValue ?? []).compactMap(ServiceProtocol.item(from:))
     }
 
     /// A session of its own connection, so its updates never mix with other requests.
@@ -156,12 +173,12 @@ final class DaemonSession: TVControlSession {
             let fields = DaemonWire.sendFields(
                 session: self.id, sequence: number, commandID: UUID().uuidString, issuedAt: now, expiresAt: now + lifetime.seconds,
                 command: try ServiceProtocol.json(command))
-            try await self.client.request("send", fields, timeout: waitLimit)
-            return .sent
+            let answer = try await self.client.request("send", fields, timeout: waitLimit)
+            return answer["acknowledged"]?.boolValue == true ? .acknowledged : .sent
         }
     }
 
-    func installedApps() async throws -> [TVApp] { try await control.installedApps(tv) }
+    func items(_ kind: TVListKind) async throws -> [TVListItem] { try await control.items(kind, of: tv) }
 
     func close() async {
         pump.cancel()

@@ -15,11 +15,15 @@ public protocol TVControl: Sendable {
     func send(_ commands: [RemoteCommand], to tv: String, delay: Duration, wake: WakeRequest?, lifetime: Duration) async throws -> Bool
     /// The TV's state as it reports it (device, power, app, playback, volume).
     func status(_ tv: String, settle: Duration) async throws -> [TVEvent]
-    /// The TV's installed apps, where its brand can list them.
-    func installedApps(_ tv: String) async throws -> [TVApp]
+    /// One of the TV's lists (its apps, its inputs), where its brand can give it.
+    func items(_ kind: TVListKind, of tv: String) async throws -> [TVListItem]
     /// A controller session to `tv` (the keyboard remote, `status --watch`): commands in
     /// one router session, and the TV's updates.
     func open(_ tv: String, source: CommandSource) async throws -> any TVControlSession
+    /// Runs a macro on `tv` (`TVControl.runMacroHere` in this process; the daemon runs it
+    /// inside itself as one request, so it goes on if the client goes away).
+    func runMacro(_ macro: Macro, on tv: String, lifetime: Duration, wake: WakeRequest, catalog: [String: [String]]) async throws
+        -> [MacroStepResult]
     /// Tells whoever holds sessions that the store changed (pair, forget).
     func storeChanged() async
     /// Each TV's connection state by id where sessions are kept warm, else nil.
@@ -33,8 +37,20 @@ public protocol TVControlSession: Sendable {
     var updates: AsyncStream<TVUpdate> { get }
     @discardableResult
     func send(_ command: RemoteCommand, lifetime: Duration) async throws -> CommandOutcome
-    func installedApps() async throws -> [TVApp]
+    func items(_ kind: TVListKind) async throws -> [TVListItem]
     func close() async
+}
+
+extension TVControl {
+    /// The TV's installed apps, where its brand can list them.
+    public func installedApps(_ tv: String) async throws -> [TVApp] {
+        try await items(.apps, of: tv).map { TVApp(id: $0.id, name: $0.name) }
+    }
+}
+
+extension TVControlSession {
+    /// The TV's installed apps, where its brand can list them.
+    public func installedApps() async throws -> [TVApp] { try await items(.apps).map { TVApp(id: $0.id, name: $0.name) } }
 }
 
 extension RemoteCommand {
@@ -67,9 +83,11 @@ public struct DirectControl: TVControl {
                 if !first, delay > .zero { try await sleep(delay) }
                 first = false
                 try await remote.send(command, lifetime: lifetime)
+                PhaseTimer.mark("sent")
                 photon.log.debug("sent \(command.logDescription)")
             }
             await remote.close()
+            PhaseTimer.mark("closed")
             return remote.wasWoken
         } catch {
             await remote.close()
@@ -81,8 +99,14 @@ public struct DirectControl: TVControl {
         try await withRemote(tv) { try await $0.status(settle: settle) }
     }
 
-    public func installedApps(_ tv: String) async throws -> [TVApp] {
-        try await withRemote(tv) { try await $0.installedApps() }
+    public func items(_ kind: TVListKind, of tv: String) async throws -> [TVListItem] {
+        try await withRemote(tv) { try await $0.items(kind) }
+    }
+
+    public func runMacro(_ macro: Macro, on tv: String, lifetime: Duration, wake: WakeRequest, catalog: [String: [String]]) async throws
+        -> [MacroStepResult]
+    {
+        await runMacroHere(macro, on: tv, lifetime: lifetime, wake: wake, catalog: catalog, source: source, sleep: sleep)
     }
 
     public func open(_ tv: String, source: CommandSource) async throws -> any TVControlSession {

@@ -1,28 +1,32 @@
 import Foundation
-import Glibc
 import PhotonCore
-
-import PhotonNet
 import PhotonStore
+import PhotonWire
 
 /// A client of the `photon serve` that runs for a home: how the CLI sends commands over
-/// the daemon's warm sessions. It talks only to a socket that is private to this user
-/// and whose peer is this user (SO_PEERCRED), and matches each answer to its request.
+/// the daemon's warm sessions. It talks through PhotonWire's `DaemonConnection` — the
+/// one the `photon` front end uses, with the same checks (a socket private to this user,
+/// served by this user) — read by a thread of its own, and matches each answer to its
+/// request.
 public final class DaemonClient: Sendable {
-    private let stream: SocketStream
+    private let connection: DaemonConnection
     private let pending = Locked<[Int: Promise<JSONValue>]>([:])
     private let nextID = Locked(0)
     private let eventStream: AsyncStream<JSONValue>
     private let eventSink: AsyncStream<JSONValue>.Continuation
     private let ended = Locked<PhotonError?>(nil)
+    /// Requests from several tasks go out one whole line at a time.
+    private let writing = Locked(())
     /// The daemon's pid, from its greeting.
     public let daemonPID: Int
 
-    private init(stream: SocketStream, daemonPID: Int, leftover: [UInt8]) {
-        self.stream = stream
+    private init(connection: DaemonConnection, daemonPID: Int) {
+        self.connection = connection
         self.daemonPID = daemonPID
         (eventStream, eventSink) = AsyncStream.makeStream(of: JSONValue.self, bufferingPolicy: .bufferingNewest(1024))
-        Task { await self.readLoop(leftover) }
+        let reader = Thread { [self] in readLoop() }
+        reader.name = "photon daemon client"
+        reader.start()
     }
 
     /// Connects to the daemon of `store`'s home, or returns nil when none runs (no
@@ -33,50 +37,57 @@ public final class DaemonClient: Sendable {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
         try store.checkServiceSocket()
-        let stream: SocketStream
-        do {
-            stream = try await SocketStream.connect(unixPath: path, timeout: timeout)
-        } catch let error as PhotonError where error.code == .unreachable {
-            return nil
-        }
-        return try await handshake(stream, timeout: timeout)
+        return try await connect(path: path, timeout: timeout, absentIsNil: true)
     }
 
     /// Connects to the daemon at `path` without the fallback (tests, scripts).
     public static func connect(path: String, timeout: Duration) async throws -> DaemonClient {
-        try await handshake(try await SocketStream.connect(unixPath: path, timeout: timeout), timeout: timeout)
+        guard let client = try await connect(path: path, timeout: timeout, absentIsNil: false) else {
+            throw PhotonError(.unreachable, "nothing answers on \(path)", hint: "start `photon serve`")
+        }
+        return client
     }
 
-    private static func handshake(_ stream: SocketStream, timeout: Duration) async throws -> DaemonClient {
-        guard let peer = stream.peerCredentials, peer.uid == geteuid() else {
-            await stream.close()
-            throw PhotonError(
-                .storePermissions, "the daemon socket is served by another user", hint: "pass --direct, and find out who started it")
+    private static func connect(path: String, timeout: Duration, absentIsNil: Bool) async throws -> DaemonClient? {
+        let connection: DaemonConnection
+        switch DaemonConnection.open(path) {
+        case .connected(let opened): connection = opened
+        case .absent:
+            if absentIsNil { return nil }
+            throw PhotonError(.unreachable, "nothing answers on \(path)", hint: "start `photon serve`")
+        case .refused(let reason):
+            throw PhotonError(.storePermissions, reason, hint: "pass --direct, and find out who started it")
         }
-        // The daemon greets first: {"event":"hello","protocol":1,"pid":N}.
-        var buffer: [UInt8] = []
-        let end = ContinuousClock.now + timeout
-        while !buffer.contains(0x0A) {
-            let chunk = try await stream.read(maxLength: 4096, timeout: max(end - ContinuousClock.now, .milliseconds(1)))
-            guard !chunk.isEmpty, buffer.count < 65536 else {
-                await stream.close()
-                throw PhotonError(.connectionClosed, "the daemon closed the connection before greeting", hint: "see its log")
-            }
-            buffer += chunk
+        // The daemon greets first: {"event":"hello","protocol":1,"pid":N}. The read blocks,
+        // so it runs on a thread of its own: a blocked thread of the cooperative pool (two,
+        // on a two-core machine) could be the one the daemon, in the same process, needs
+        // to answer.
+        let greeting = Promise<JSONValue>()
+        let reader = Thread {
+            greeting.resolve(Result {
+                switch connection.readLine(timeout: timeout.seconds) {
+                case .line(let line): return try JSONValue.parse(line)
+                case .timedOut: throw PhotonError(.timeout, "the daemon did not greet within \(timeout)", hint: "see its log")
+                case .closed: throw PhotonError(.connectionClosed, "the daemon closed the connection before greeting", hint: "see its log")
+                }
+            })
         }
-        let newline = buffer.firstIndex(of: 0x0A)!
-        let hello = try JSONValue.parse(Array(buffer[..<newline]))
-        guard hello["event"]?.stringValue == "hello" else {
-            await stream.close()
-            throw ServiceProtocol.error(from: hello["error"])
+        reader.name = "photon daemon greeting"
+        reader.start()
+        let hello: JSONValue
+        do {
+            hello = try await greeting.value()
+        } catch {
+            connection.shutDown()
+            throw error
         }
+        guard hello["event"]?.stringValue == "hello" else { throw ServiceProtocol.error(from: hello["error"]) }
         guard hello["protocol"]?.intValue == ServiceProtocol.version else {
-            await stream.close()
             throw PhotonError(
                 .protocolViolation, "the running daemon speaks protocol \(hello["protocol"]?.intValue ?? 0), not \(ServiceProtocol.version)",
                 hint: "restart `photon serve` after upgrading")
         }
-        return DaemonClient(stream: stream, daemonPID: hello["pid"]?.intValue ?? 0, leftover: Array(buffer[(newline + 1)...]))
+        return DaemonClient(connection: connection, daemonPID: hello["pid"]?.intValue ?? 0)
     }
 
     /// Sends one request and waits for its answer. An error answer throws its error.
@@ -95,7 +106,9 @@ public final class DaemonClient: Sendable {
         }
         defer { pending.withLock { _ = $0.removeValue(forKey: id) } }
         let line = JSONValue.object([("id", .int(id)), ("op", .string(op))] + fields).encoded + "\n"
-        try await stream.write(Array(line.utf8), timeout: timeout)
+        guard writing.withLock({ _ in connection.write(line) }) else {
+            throw ended.withLock({ $0 }) ?? PhotonError(.connectionClosed, "the daemon closed the connection", hint: "is `photon serve` still running?")
+        }
         let answer = try await withTimeout(timeout, "waiting for the daemon") { try await promise.value() }
         guard answer["ok"]?.boolValue == true else { throw ServiceProtocol.error(from: answer["error"]) }
         return answer
@@ -104,36 +117,28 @@ public final class DaemonClient: Sendable {
     /// Lines the daemon sends on its own: TV events after `subscribe`, `shutdown`.
     public var events: AsyncStream<JSONValue> { eventStream }
 
-    public func close() async { await stream.close() }
+    /// Ends the connection; the reader thread sees it closed and finishes.
+    public func close() async { connection.shutDown() }
 
-    private func readLoop(_ leftover: [UInt8]) async {
-        var buffer = leftover
+    /// Runs on the reader thread until the daemon closes the connection or it is shut down.
+    private func readLoop() {
         var reason = PhotonError(.connectionClosed, "the daemon closed the connection", hint: "is `photon serve` still running?")
         reading: while true {
-            while let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                guard let message = try? JSONValue.parse(line) else {
-                    reason = PhotonError(.protocolViolation, "the daemon sent a line that is not JSON")
-                    break reading
-                }
-                if let id = message["id"]?.intValue {
-                    pending.withLock { $0[id] }?.succeed(message)
-                } else if message["event"] != nil {
-                    eventSink.yield(message)
-                } else if message["ok"]?.boolValue == false {
-                    reason = ServiceProtocol.error(from: message["error"])
-                    break reading
-                }
+            guard case .line(let line) = connection.readLine(timeout: nil) else { break }
+            guard let message = try? JSONValue.parse(line) else {
+                reason = PhotonError(.protocolViolation, "the daemon sent a line that is not JSON")
+                break reading
             }
-            do {
-                let chunk = try await stream.read(maxLength: 64 * 1024, timeout: nil)
-                if chunk.isEmpty { break }
-                buffer += chunk
-            } catch {
-                break
+            if let id = message["id"]?.intValue {
+                pending.withLock { $0[id] }?.succeed(message)
+            } else if message["event"] != nil {
+                eventSink.yield(message)
+            } else if message["ok"]?.boolValue == false {
+                reason = ServiceProtocol.error(from: message["error"])
+                break reading
             }
         }
+        connection.shutDown()
         ended.withLock { $0 = reason }
         for promise in pending.withLock({ Array($0.values) }) { promise.fail(reason) }
         eventSink.finish()

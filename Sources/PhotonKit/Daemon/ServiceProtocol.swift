@@ -13,7 +13,8 @@ public enum ServiceProtocol {
 
     /// Reads a command object: `{"key":"home"}`, `{"key":"select","hold":1000}`,
     /// `{"key":"home","action":"hold-start"}`, `{"raw":"KEYCODE_TV_INPUT"}`,
-    /// `{"text":"…"}`, `{"launch":"…"}`, `{"volume":"up|down|mute"}`.
+    /// `{"text":"…"}`, `{"launch":"…"}`, `{"input":"hdmi2"}`, `{"notify":"…"}`, `{"screen":"off"}`,
+    /// `{"volume":"up|down|mute"}`.
     public static func command(from json: JSONValue) throws -> RemoteCommand {
         guard json.isObject else { throw usage("\"command\" must be an object such as {\"key\":\"home\"}") }
         if let name = json["key"]?.stringValue ?? json["raw"]?.stringValue {
@@ -49,6 +50,16 @@ public enum ServiceProtocol {
             guard !keyword.isEmpty, keyword.utf8.count <= 512 else { throw usage("\"search\" takes 1 to 512 bytes") }
             return .search(keyword)
         }
+        if let input = json["input"]?.stringValue { return .input(try InputName(parsing: input)) }
+        if let channel = json["channel"]?.stringValue { return .channel(try ChannelNumber(parsing: channel)) }
+        if let message = json["notify"]?.stringValue {
+            try RemoteCommand.checkNotification(message)
+            return .notify(message)
+        }
+        if let screen = json["screen"]?.stringValue {
+            guard ["on", "off"].contains(screen) else { throw usage("\"screen\" is \"on\" or \"off\"") }
+            return .screen(on: screen == "on")
+        }
         if let volume = json["volume"] {
             if let level = volume.intValue {
                 guard (0...100).contains(level) else { throw usage("\"volume\" takes a level from 0 to 100") }
@@ -63,31 +74,73 @@ public enum ServiceProtocol {
             throw PhotonError.unsupported(
                 "voice is not sent through the daemon", hint: "run `photon voice --direct TV FILE.wav`")
         }
-        throw usage("the command needs one of key, raw, text, launch, search or volume")
+        throw usage("the command needs one of key, raw, text, launch, search, input, channel, notify, screen or volume")
     }
 
     /// The JSON form of a command (what `command(from:)` reads back).
     public static func json(_ command: RemoteCommand) throws -> JSONValue {
-        func keyField(_ input: KeyInput) -> (String, JSONValue) {
+        func key(_ input: KeyInput, action: String? = nil, hold: Int? = nil) -> JSONValue {
             switch input {
-            case .key(let key): return ("key", .string(key.rawValue))
-            case .raw(let code): return ("raw", .string(code))
+            case .key(let key): return DaemonWire.Command.key(key.rawValue, action: action, holdMilliseconds: hold)
+            case .raw(let code): return DaemonWire.Command.key(code, raw: true, action: action, holdMilliseconds: hold)
             }
         }
         switch command {
-        case .key(let input, .press): return .object([keyField(input)])
-        case .key(let input, let action): return .object([keyField(input), ("action", .string(action.rawValue))])
-        case .longPress(let input, let ms): return .object([keyField(input), ("hold", .int(ms))])
-        case .text(let text): return .object([("text", .string(text))])
-        case .launch(let app): return .object([("launch", .string(app))])
-        case .volume(let change): return .object([("volume", .string(change.rawValue))])
-        case .setVolume(let level): return .object([("volume", .int(level))])
-        case .search(let keyword): return .object([("search", .string(keyword))])
+        case .key(let input, .press): return key(input)
+        case .key(let input, let action): return key(input, action: action.rawValue)
+        case .longPress(let input, let ms): return key(input, hold: ms)
+        case .text(let text): return DaemonWire.Command.text(text)
+        case .launch(let app): return DaemonWire.Command.launch(app)
+        case .volume(let change): return DaemonWire.Command.volume(change.rawValue)
+        case .setVolume(let level): return DaemonWire.Command.volume(level: level)
+        case .search(let keyword): return DaemonWire.Command.search(keyword)
+        case .input(let name): return DaemonWire.Command.input(name.description)
+        case .notify(let message): return DaemonWire.Command.notify(message)
+        case .screen(let on): return DaemonWire.Command.screen(on: on)
+        case .channel(let number): return DaemonWire.Command.channel(number.description)
         case .voice:
             throw PhotonError.unsupported("voice is not sent through the daemon", hint: "`photon voice` connects directly")
         case .wake:
             throw PhotonError(.usage, "a wake is its own request (`wake`), not a command", hint: "see docs/daemon.md")
         }
+    }
+
+    // MARK: lists
+
+    /// One entry of an `items` answer: `{"id":…,"name":…}`, with `kind` and `active` for
+    /// inputs, `number` for channels.
+    public static func json(_ item: TVListItem) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("id", .string(item.id)), ("name", .string(item.name))]
+        if let kind = item.kind { fields.append(("kind", .string(kind))) }
+        if let number = item.number { fields.append(("number", .string(number))) }
+        if let active = item.active { fields.append(("active", .bool(active))) }
+        return .object(fields)
+    }
+
+    /// Reads back what `json(_: TVListItem)` wrote; nil for an entry without an id.
+    public static func item(from json: JSONValue) -> TVListItem? {
+        guard let id = json["id"]?.stringValue else { return nil }
+        return TVListItem(
+            id: id, name: json["name"]?.stringValue ?? id, kind: json["kind"]?.stringValue, number: json["number"]?.stringValue,
+            active: json["active"]?.boolValue)
+    }
+
+    // MARK: macros
+
+    /// A macro step's result: `{"step":1,"text":"key home","ok":true,"ms":12}`, with
+    /// `error` when it failed.
+    public static func json(_ result: MacroStepResult) -> JSONValue {
+        var fields: [(String, JSONValue)] = [
+            ("step", .int(result.index)), ("text", .string(result.text)), ("ok", .bool(result.ok)), ("ms", .int(result.milliseconds)),
+        ]
+        if let error = result.error { fields.append(("error", json(error))) }
+        return .object(fields)
+    }
+
+    /// Reads back what `json(_: MacroStepResult)` wrote.
+    public static func stepResult(from json: JSONValue) -> MacroStepResult? {
+        guard let index = json["step"]?.intValue, let text = json["text"]?.stringValue, let ok = json["ok"]?.boolValue else { return nil }
+        return MacroStepResult(index: index, text: text, error: ok ? nil : error(from: json["error"]), milliseconds: json["ms"]?.intValue ?? 0)
     }
 
     // MARK: events
@@ -96,6 +149,7 @@ public enum ServiceProtocol {
     public static func fields(_ event: TVEvent) -> [(String, JSONValue)] {
         switch event {
         case .power(let on): return [("power", .string(on ? "on" : "off"))]
+        case .powerState(let state, let reason): return [("power_state", .string(state.rawValue)), ("power_reason", .optional(reason))]
         case .volume(let v):
             return [("volume", .object([("level", .int(v.level)), ("max", .int(v.maximum)), ("muted", .bool(v.muted))]))]
         case .currentApp(let app): return [("app", .string(app))]
@@ -158,6 +212,9 @@ public enum ServiceProtocol {
     /// Reads back an event written by `fields(_:)`.
     public static func event(from json: JSONValue) -> TVEvent? {
         if let power = json["power"]?.stringValue { return .power(isOn: power == "on") }
+        if let state = json["power_state"]?.stringValue.flatMap(PowerState.init(rawValue:)) {
+            return .powerState(state, reason: json["power_reason"]?.stringValue)
+        }
         if let volume = json["volume"], let level = volume["level"]?.intValue, let maximum = volume["max"]?.intValue {
             return .volume(VolumeState(level: level, maximum: maximum, muted: volume["muted"]?.boolValue ?? false))
         }

@@ -19,6 +19,8 @@ public actor PooledTV {
     private let log: ServiceLog
 
     public private(set) var state = ConnectionState.idle
+    /// Commands to this TV take turns, in arrival order.
+    private let performing = AsyncGate()
     private var session: (any RemoteSession)?
     private var attempt: Task<any RemoteSession, any Error>?
     private var retry: Task<Void, Never>?
@@ -50,12 +52,21 @@ public actor PooledTV {
 
     /// Performs one command on the session, connecting first if needed, within
     /// `deadline`. A failure is reported, never retried.
-    func send(_ command: RemoteCommand, deadline: ContinuousClock.Instant) async throws {
+    /// Returns whether the TV acknowledged it.
+    @discardableResult
+    func send(_ command: RemoteCommand, deadline: ContinuousClock.Instant) async throws -> Bool {
         let session = try await ensureSession(deadline: deadline)
         guard ContinuousClock.now < deadline else { throw RouterRejection.expired.error }
         let clock = self.clock
         do {
-            try await command.perform(on: session, sleep: { try await clock.sleep(for: $0) })
+            // One command at a time per TV, in arrival order: the actor alone would let a
+            // second command run while the first is suspended (Roku types a text one
+            // request per character, and two texts would interleave).
+            try await performing.withGate {
+                guard ContinuousClock.now < deadline else { throw RouterRejection.expired.error }
+                try await command.perform(on: session, sleep: { try await clock.sleep(for: $0) })
+            }
+            return session.confirms(command)
         } catch let error as PhotonError where [.connectionClosed, .unreachable, .timeout].contains(error.code) && !isExpiry(error) {
             lost(session, reason: error)
             let again = policy.keepsWarm ? "photon serve reconnects in the background" : "run the command again"
@@ -73,10 +84,10 @@ public actor PooledTV {
         case .failed: if let lastError { throw lastError }
         default: break
         }
-        if policy.keepsWarm, attempt == nil, let lastFailure, let lastError, ContinuousClock.now - lastFailure < .seconds(1) {
-            // The TV failed a moment ago: say so now instead of making every key wait.
-            throw outage(lastError)
-        }
+        // A command that was never written may wait for a connection within its own
+        // lifetime: it joins the attempt under way, or starts one now (the background
+        // retry, when it comes, finds it) — it is not answered with an earlier attempt's
+        // failure. The command itself is still sent at most once.
         let task = attempt ?? startAttempt(timeout: min(connectTimeout, max(deadline - ContinuousClock.now, .milliseconds(1))))
         let opened: any RemoteSession
         do {
@@ -151,9 +162,13 @@ public actor PooledTV {
         if state != .reconnecting { state = .connecting }
         let open = self.open
         let device = self.device
-        let task = Task { try await open(device, timeout) }
+        // Connecting is the session service's work, not the command's that may have
+        // prompted it: detached, the attempt, the session's own tasks (keep-alive,
+        // polling) and the retries after it inherit no command's deadline, so a command
+        // that expired meanwhile cannot fail them.
+        let task = Task.detached { try await open(device, timeout) }
         attempt = task
-        Task { await self.finish(task) }
+        Task.detached { await self.finish(task) }
         return task
     }
 
@@ -176,9 +191,20 @@ public actor PooledTV {
             guard state != .closed else { return }
             if Self.isPermanent(photon) {
                 state = .failed
-                log.notice("\(name): \(photon.message); not retrying (\(photon.hint ?? "pair again"))")
                 broadcast(.connection(.failed, photon))
-                if !policy.keepsWarm { state = .idle }
+                guard policy.keepsWarm else {
+                    state = .idle
+                    return
+                }
+                if photon.code == .pinMismatch {
+                    // Another certificate at the address may be a moment's thing (the
+                    // address briefly someone else's): looked at again with back-off,
+                    // and nothing is ever sent to it. Commands fail at once meanwhile.
+                    if failures == 1 { log.notice("\(name): \(photon.message); checking again in the background (nothing is sent to that certificate)") }
+                    scheduleRetry()
+                } else {
+                    log.notice("\(name): \(photon.message); not retrying (\(photon.hint ?? "pair again"))")
+                }
                 return
             }
             guard case .keepWarm = policy else {
@@ -259,7 +285,8 @@ public actor PooledTV {
     }
 
     private func retryInBackground() {
-        guard session == nil, attempt == nil, state == .reconnecting else { return }
+        let rechecking = state == .failed && lastError?.code == .pinMismatch
+        guard session == nil, attempt == nil, state == .reconnecting || rechecking else { return }
         _ = startAttempt(timeout: connectTimeout)
     }
 
@@ -307,14 +334,18 @@ public actor PooledTV {
         return knownEvents
     }
 
-    /// The TV's installed apps over the session, where its brand can list them.
-    public func installedApps() async throws -> [TVApp] {
+    /// One of the TV's lists (apps, inputs) over the session, where its brand can give it.
+    public func items(_ kind: TVListKind) async throws -> [TVListItem] {
         let session = try await ensureSession(deadline: ContinuousClock.now + connectTimeout)
-        guard session.capabilities.contains(.appList), let listing = session as? any AppListing else {
-            throw PhotonError.unsupported("\(name) cannot list its apps", hint: "its brand's protocol has no app list")
+        do {
+            return try await kind.items(on: session)
+        } catch let error as PhotonError where error.code == .unsupported {
+            throw PhotonError.unsupported("\(name) cannot list its \(kind)", hint: error.hint)
         }
-        return try await listing.installedApps()
     }
+
+    /// The TV's installed apps over the session, where its brand can list them.
+    public func installedApps() async throws -> [TVApp] { try await items(.apps).map { TVApp(id: $0.id, name: $0.name) } }
 
     /// What `photon list` and `status` report of this TV.
     public func snapshot() -> TVSnapshot {
@@ -349,26 +380,5 @@ public actor PooledTV {
             self.session = nil
             await session.close()
         }
-    }
-}
-
-/// A TV as the session service sees it: its record, the connection's state, what its
-/// session declared, the last error while not connected, and its known state.
-public struct TVSnapshot: Sendable {
-    public var device: DeviceRecord
-    public var state: ConnectionState
-    public var capabilities: Capabilities?
-    public var error: PhotonError?
-    public var events: [TVEvent]
-
-    /// A TV nobody has used yet.
-    public init(idle device: DeviceRecord) { self.init(device: device, state: .idle, capabilities: nil, error: nil, events: []) }
-
-    public init(device: DeviceRecord, state: ConnectionState, capabilities: Capabilities?, error: PhotonError?, events: [TVEvent]) {
-        self.device = device
-        self.state = state
-        self.capabilities = capabilities
-        self.error = error
-        self.events = events
     }
 }

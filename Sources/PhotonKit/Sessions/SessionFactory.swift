@@ -11,13 +11,19 @@ public struct SessionFactory: Sendable {
     public let registry: AdapterRegistry
     public let timeout: Duration
     public let log: PhotonLog
+    /// The clock adapters wait on for their own rules of time (key pacing, polling).
+    public let clock: any RouterClock
 
     private let cache: StoreCache?
 
     /// `cachesStore`: keep the store's files in memory and reread them only when they
     /// change on disk — for the daemon, which opens many sessions over a long life.
-    public init(store: Store, registry: AdapterRegistry, timeout: Duration, log: PhotonLog, cachesStore: Bool = false) {
+    public init(
+        store: Store, registry: AdapterRegistry, timeout: Duration, log: PhotonLog, cachesStore: Bool = false,
+        clock: any RouterClock = SystemClock()
+    ) {
         self.store = store
+        self.clock = clock
         self.registry = registry
         self.timeout = timeout
         self.log = log
@@ -44,12 +50,12 @@ public struct SessionFactory: Sendable {
     /// rotate (a token), so they are stored the moment they arrive.
     public func adapterContext(deviceID: String? = nil, timeout: Duration? = nil) async throws -> AdapterContext {
         let identity = try await identity()
-        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "Linux"
+        let host = HostName.short ?? "Linux"
         let store = self.store
         let log = self.log
         return AdapterContext(
             connector: NetConnector(log: log), clientIdentity: identity.clientIdentity,
-            clientName: "Photon on \(host)", timeout: timeout ?? self.timeout, log: log,
+            clientName: "Photon on \(host)", timeout: timeout ?? self.timeout, log: log, clock: clock,
             secretsChanged: { previous, updated in
                 guard let deviceID else { return }
                 let stored = try await store.update { devices, file -> Bool in
@@ -88,9 +94,13 @@ public struct SessionFactory: Sendable {
     public func openSession(to device: DeviceRecord, timeout: Duration? = nil) async throws -> any RemoteSession {
         let adapter = try registry.adapter(id: device.brand)
         let secrets = try await secrets(for: device.id)
+        PhaseTimer.mark("store read (device and secrets)")
         let context = try await adapterContext(deviceID: device.id, timeout: timeout)
+        PhaseTimer.mark("client identity read")
         log.debug("opening a session to \(device.nickname) (\(device.endpoint))")
-        return try await adapter.openSession(device: device, secrets: secrets, context: context)
+        let session = try await adapter.openSession(device: device, secrets: secrets, context: context)
+        PhaseTimer.mark("session open (brand handshake)")
+        return session
     }
 }
 

@@ -61,6 +61,7 @@ extension TVEvent {
     public var stateKey: String? {
         switch self {
         case .power: return "power"
+        case .powerState: return "power-state"
         case .volume: return "volume"
         case .currentApp: return "app"
         case .playback: return "playback"

@@ -10,7 +10,7 @@ public enum TVWaker {
     public static func wake(_ device: DeviceRecord, adapter: any TVAdapter, destinations: [String] = [], ports: [UInt16] = []) throws
         -> [String]
     {
-        guard adapter.wakeMethod == .wakeOnLAN else {
+        guard adapter.descriptor.wakeMethod == .wakeOnLAN else {
             throw PhotonError.unsupported("\(adapter.displayName) TVs cannot be woken from here", hint: "switch the TV on with its own remote")
         }
         let macs = device.wakeMACs.compactMap { try? WakeOnLAN.parseMAC($0) }

@@ -8,23 +8,23 @@ import PhotonCore
 public struct LineTVAdapter: TVAdapter {
     public init() {}
 
-    public var id: String { "linetv" }
-    public var displayName: String { "LineTV (example)" }
-    public var serviceTypes: [String] { ["_linetv._tcp"] }
-    public var defaultPorts: [String: UInt16] { ["control": 4998] }
-    public var defaultPort: UInt16 { 4998 }
-    public var capabilities: Capabilities { Capabilities(.keys, .text, .appLaunch) }
-    public var pairingStyle: PairingStyle { .none }
-    public var pairingHelp: String { "LineTV sets need no pairing: Photon stores the set's serial number." }
-    public var probeHelp: String { "LineTV: the HELLO line on the control port." }
-    public var launchHelp: String { "LineTV takes app names (news)." }
-    public var exampleApp: String { "news" }
+    /// Everything the host needs to know about the brand, in one value.
+    /// Made once: hosts read it on every lookup (`adapter.id`).
+    public var descriptor: AdapterDescriptor { Self.descriptor }
+
+    public static let descriptor = AdapterDescriptor(
+        id: "linetv", displayName: "LineTV (example)", discovery: .init(serviceTypes: ["_linetv._tcp"]),
+        ports: .init(main: "control", 4998), pairing: .init(style: .none),
+        capabilities: Capabilities(.keys, .text, .appLaunch),
+        keyTable: Self.codes.map { KeyMapping(key: $0.key, code: $0.value) }.sorted { $0.code < $1.code },
+        help: .init(
+            pairing: "LineTV sets need no pairing: Photon stores the set's serial number.",
+            probe: "LineTV: the HELLO line on the control port.", launch: "LineTV takes app names (news).", exampleApp: "news"))
 
     public static let codes: [RemoteKey: String] = [
         .home: "HOME", .back: "BACK", .up: "UP", .down: "DOWN", .left: "LEFT", .right: "RIGHT", .select: "OK",
         .volumeUp: "VOL+", .volumeDown: "VOL-", .mute: "MUTE",
     ]
-    public var keyTable: [KeyMapping] { Self.codes.map { KeyMapping(key: $0.key, code: $0.value) }.sorted { $0.code < $1.code } }
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {
         guard service.type == "_linetv._tcp" else { return nil }
@@ -34,14 +34,14 @@ public struct LineTVAdapter: TVAdapter {
     }
 
     public func probe(host: String, ports: [String: UInt16], context: AdapterContext) async throws -> TVCandidate? {
-        let endpoint = Endpoint(host: host, port: ports["control"] ?? defaultPort)
+        let endpoint = Endpoint(host: host, port: ports["control"] ?? descriptor.ports.main)
         let lines = LineChannel(try await context.connector.openByteStream(to: endpoint, security: .plain, timeout: context.timeout))
         defer { Task { await lines.close() } }
         guard let serial = try await lines.hello(timeout: context.timeout) else { return nil }
         return TVCandidate(brand: id, name: "LineTV \(serial)", endpoint: endpoint, id: "linetv-\(serial)", ports: ["control": endpoint.port])
     }
 
-    public func pairing(with endpoint: Endpoint, options: [String: String], context: AdapterContext) -> any PairingFlow {
+    public func pairing(with endpoint: Endpoint, options: AdapterOptionValues, context: AdapterContext) -> any PairingFlow {
         LineTVPairing(endpoint: endpoint, context: context)
     }
 

@@ -15,13 +15,16 @@ import PhotonStore
 let lineTV = BrandPlugin(LineTVAdapter(), emulator: LineTVEmulator())
 let plugins = BuiltInPlugins.all + [lineTV]  // the registration: one line
 
-// 1. The conformance suite, every check against an emulated LineTV.
-for check in ConformanceCheck.allCases {
-    do {
-        print("conformance: \(check) \(try await check.run(lineTV))")
-    } catch {
-        print("conformance: \(check) FAILED: \(error)")
-        exit(1)
+// 1. The conformance suite, every check against an emulated LineTV: on the adapter's
+// own session, then through the façade (router and session service in front of it).
+for route in [ConformanceRoute.adapter, .facade] {
+    for check in ConformanceCheck.allCases {
+        do {
+            print("conformance (\(route)): \(check) \(try await check.run(lineTV, route: route))")
+        } catch {
+            print("conformance (\(route)): \(check) FAILED: \(error)")
+            exit(1)
+        }
     }
 }
 

@@ -1,0 +1,76 @@
+import Foundation
+import PhotonCore
+
+/// Where a cold `photon key` spends its time, phase by phase: the command is run with
+/// `PHOTON_TIMINGS=1`, and photon-cli's marks (CLOCK_MONOTONIC, like our spawn time) give
+/// each phase's length; the table shows each phase's median over the runs.
+enum ColdKeyBreakdown {
+    /// The sections measured so far, one per brand, for docs/benchmarks.md.
+    static let sections = Locked<[String]>([])
+
+    static func measure(label: String, photon: String, arguments: [String], runs: Int = 15) throws {
+        var phases: [String] = []
+        var lengths: [String: [Double]] = [:]
+        var totals: [Double] = []
+        // Work on the other core (the TLS warm-up) is no step of the chain: when it ended.
+        var concurrent: [String: [Double]] = [:]
+        for _ in 0..<runs {
+            let all = try timedRun(photon, arguments)
+            guard let first = all.first, let last = all.last else { continue }
+            totals.append(last.1 - first.1)
+            // A phase seen twice in a run (LG's second connection, for its pointer socket)
+            // is its own row.
+            var seen: [String: Int] = [:]
+            let marks = all.filter { !$0.0.hasSuffix("(other core)") }.map { mark -> (String, Double) in
+                seen[mark.0, default: 0] += 1
+                return (seen[mark.0]! > 1 ? "\(mark.0) (again: \(seen[mark.0]!))" : mark.0, mark.1)
+            }
+            for mark in all where mark.0.hasSuffix("(other core)") { concurrent[mark.0, default: []].append(mark.1 - first.1) }
+            for (previous, mark) in zip(marks, marks.dropFirst()) {
+                if !phases.contains(mark.0) { phases.append(mark.0) }
+                lengths[mark.0, default: []].append(mark.1 - previous.1)
+            }
+        }
+        let total = Stats(samples: totals).p50
+        var lines = [
+            "### \(label): a cold `photon key TV home`, phase by phase (p50 of \(runs) runs)", "",
+            "| phase (ends when…) | p50 | share of the median total |", "|---|---|---|",
+        ]
+        for phase in phases {
+            let p50 = Stats(samples: lengths[phase] ?? []).p50
+            lines.append("| \(phase) | \(ms(p50)) | \(String(format: "%.0f %%", p50 / total * 100)) |")
+        }
+        lines.append("| **total, spawn → exit** | **\(ms(total))** | |")
+        for (phase, ends) in concurrent.sorted(by: { $0.key < $1.key }) {
+            lines.append("")
+            lines.append("Meanwhile, on the other core: \(phase.replacingOccurrences(of: " (other core)", with: "")) \(ms(Stats(samples: ends).p50)) after the spawn (p50).")
+        }
+        sections.withLock { $0.append(lines.joined(separator: "\n")) }
+    }
+
+    /// One run: its marks in order, the first being the spawn.
+    static func timedRun(_ path: String, _ arguments: [String]) throws -> [(String, Double)] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PHOTON_TIMINGS"] = "1"
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        environment["PHOTON_TIMINGS_SPAWNED_AT"] = String(PhaseTimer.monotonicSeconds())
+        process.environment = environment
+        try withChildSignalsUnblocked { try process.run() }
+        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: output, as: UTF8.self)
+        guard process.terminationStatus == 0,
+            let line = text.split(separator: "\n").last(where: { $0.hasPrefix("{\"timings\"") }),
+            let timings = try JSONValue.parse(Array(line.utf8))["timings"]?.arrayValue
+        else { throw PhotonError(.internal, "\(path) printed no timings: \(text)") }
+        return timings.compactMap { entry in
+            guard let pair = entry.arrayValue, pair.count == 2, let name = pair[0].stringValue, let at = pair[1].doubleValue else { return nil }
+            return (name, at)
+        }
+    }
+}

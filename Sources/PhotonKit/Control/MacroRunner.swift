@@ -1,0 +1,131 @@
+import Foundation
+import PhotonCore
+
+/// How one step of a macro ended.
+public struct MacroStepResult: Sendable, Equatable {
+    public var index: Int
+    public var text: String
+    /// nil: done.
+    public var error: PhotonError?
+    public var milliseconds: Int
+
+    public var ok: Bool { error == nil }
+}
+
+extension TVControl {
+    /// Runs `macro` on `tv`, step by step: each command its own router command (own id,
+    /// own `lifetime`, no retry); `wait` on `sleep`; `wait-for` watching the TV's reports.
+    /// The first failed step ends the macro: nothing after it is sent. `catalog` (the
+    /// brand's app ids) lets `wait-for app youtube` recognise the TV's id for YouTube.
+    /// Returns a result per step run; `progress` hears each as it ends.
+    public func runMacroHere(
+        _ macro: Macro, on tv: String, lifetime: Duration, wake: WakeRequest = WakeRequest(), catalog: [String: [String]] = [:],
+        source: CommandSource = .cli,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        progress: @Sendable (MacroStepResult) -> Void = { _ in }
+    ) async -> [MacroStepResult] {
+        var results: [MacroStepResult] = []
+        let session: any TVControlSession
+        do {
+            session = try await open(tv, source: source)
+        } catch {
+            let result = MacroStepResult(index: 1, text: macro.steps.first?.text ?? "", error: PhotonError.wrap(error), milliseconds: 0)
+            progress(result)
+            return [result]
+        }
+        let watcher = MacroWatcher(session.updates)
+        defer { watcher.stop() }
+        for (offset, entry) in macro.steps.enumerated() {
+            let started = ContinuousClock.now
+            var failure: PhotonError?
+            do {
+                switch entry.step {
+                case .commands(let commands):
+                    for command in commands { try await session.send(command, lifetime: lifetime) }
+                case .power(let target):
+                    _ = try await setPower(target, of: tv, wake: wake, lifetime: lifetime)
+                case .wait(let duration):
+                    try await sleep(duration)
+                case .waitFor(let condition, let limit):
+                    try await watcher.wait(for: condition, within: limit, catalog: catalog)
+                }
+            } catch {
+                failure = PhotonError.wrap(error)
+            }
+            let elapsed = ContinuousClock.now - started
+            let result = MacroStepResult(
+                index: offset + 1, text: entry.text, error: failure,
+                milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+            results.append(result)
+            progress(result)
+            if failure != nil { break }
+        }
+        await session.close()
+        return results
+    }
+}
+
+/// Keeps the TV's latest app and power from a session's updates, for `wait-for`.
+final class MacroWatcher: Sendable {
+    private struct Seen {
+        var app: String?
+        var power: PowerState?
+        var detailedPower = false
+    }
+    private let seen = Locked(Seen())
+    private let task: Task<Void, Never>
+
+    init(_ updates: AsyncStream<TVUpdate>) {
+        let seen = self.seen
+        task = Task {
+            for await update in updates {
+                guard case .event(let event) = update else { continue }
+                seen.withLock { s in
+                    switch event {
+                    case .currentApp(let app): s.app = app
+                    case .powerState(let state, _):
+                        s.power = state
+                        s.detailedPower = true
+                    case .power(let on) where !s.detailedPower: s.power = on ? .on : .standby
+                    default: break
+                    }
+                }
+            }
+        }
+    }
+
+    func stop() { task.cancel() }
+
+    /// Returns once `condition` holds; throws `timeout` (exit 3) after `limit`.
+    func wait(for condition: MacroCondition, within limit: Duration, catalog: [String: [String]]) async throws {
+        let end = ContinuousClock.now + limit
+        while true {
+            let now = seen.withLock { $0 }
+            switch condition {
+            case .app(let name): if let app = now.app, Self.app(app, matches: name, catalog: catalog) { return }
+            case .power(let state): if now.power == state { return }
+            }
+            guard ContinuousClock.now < end else {
+                let last: String
+                switch condition {
+                case .app: last = now.app.map { "the app in front is \(Redaction.sanitize($0))" } ?? "the TV reported no app"
+                case .power: last = now.power.map { "the TV reports \($0.rawValue)" } ?? "the TV reported no power state"
+                }
+                throw PhotonError(.timeout, "wait-for \(condition): not within \(Int(limit.seconds)) s (\(last))", hint: "give it longer: wait-for \(condition) 30s")
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
+    /// Whether the TV's report of the app in front (`youtube.leanback.v4`, `YouTube (837)`,
+    /// `com.google.android.youtube.tv`) is the app a user named (`youtube`).
+    static func app(_ reported: String, matches name: String, catalog: [String: [String]]) -> Bool {
+        let fold = { (text: String) in String(text.lowercased().unicodeScalars.filter { !" -_.".unicodeScalars.contains($0) }) }
+        if reported == name { return true }
+        if let entry = AppCatalog.entry(named: name) {
+            if catalog[entry.key]?.contains(reported) == true { return true }
+            if AppCatalog.name(ofID: reported, in: catalog) == entry.name { return true }
+        }
+        return fold(reported).contains(fold(name))
+    }
+}
