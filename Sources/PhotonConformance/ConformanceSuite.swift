@@ -51,8 +51,10 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
     @discardableResult
     public func run(_ plugin: BrandPlugin, route: ConformanceRoute = .adapter) async throws -> Outcome {
         let check = self
+        let started = Locked<ConformanceHarness?>(nil)
         let outcome = try await waitAtMost(Self.limit) {
             let h = try await ConformanceHarness(plugin, check: "\(check.rawValue) (\(route))", route: route)
+            started.withLock { $0 = h }
             do {
                 let outcome = try await check.run(h)
                 await h.stop()
@@ -63,8 +65,11 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
             }
         }
         guard let outcome else {
+            // What the emulated TV saw last says how far the check got.
+            let seen = started.withLock { $0 }.map { h in h.log.withLock { $0.suffix(12).map(\.name) } } ?? []
             throw ConformanceFailure(
-                check: "\(plugin.adapter.id) \(rawValue) (\(route))", message: "still running after \(Int(Self.limit.seconds)) s: something in it is stuck")
+                check: "\(plugin.adapter.id) \(rawValue) (\(route))",
+                message: "still running after \(Int(Self.limit.seconds)) s: something in it is stuck; the TV's last events: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
         }
         return outcome
     }

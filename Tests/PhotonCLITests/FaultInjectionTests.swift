@@ -7,7 +7,7 @@ import PhotonTestSupport
 import Testing
 
 /// Faults lose nothing: for every brand, the daemon (`photon serve`, a real process)
-/// drives an emulated TV through a `FaultProxy` while several clients send 2,000 texts
+/// drives an emulated TV through a `FaultProxy` while several clients send 1,000 texts (`PHOTON_FAULT_COMMANDS` for more)
 /// and the proxy injects latency, stalls, cuts, resets and black holes at random. Each
 /// text is `x<4 digits>`, so what reached the TV names its command. Then:
 /// - every command got exactly one definite answer (`ok`, or an error code), in time;
@@ -17,14 +17,14 @@ import Testing
 /// - the daemon's memory is within 10 % of what it was before the run.
 /// The figures go to the log (docs/testing.md quotes them).
 @Suite(.serialized) struct FaultInjectionTests {
-    static let commands = 2000
+    static let commands = ProcessInfo.processInfo.environment["PHOTON_FAULT_COMMANDS"].flatMap { Int($0) }.map { max(100, min($0, 8000)) } ?? 1000
     static let clients = 8
     static let lifetime = 1.5
     /// The longest a fault holds bytes that then go on (a stall), plus scheduling slack:
     /// a text may reach the TV this long after its expiry without the daemon having
     /// written it late.
     static let heldTolerance = 0.5
-    /// Each client's pause between its commands: 2,000 commands take about 5 s, long
+    /// Each client's pause between its commands: 1,000 commands take about 2.5 s, long
     /// enough for a few dozen faults, and no faster than a TV takes them (an emulator
     /// that falls behind turns every outage into unacknowledged losses).
     static let pace: Duration = .milliseconds(20)
@@ -45,8 +45,17 @@ import Testing
     @Test(arguments: brands)
     func faultsLoseNothing(_ brand: String) async throws {
         let lab = try await FaultLab.start(brand)
-        defer { lab.stop() }
-        var random = SeededGenerator(seed: UInt64(brand.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+        do {
+            try await run(lab, brand)
+        } catch {
+            await lab.stop()
+            throw error
+        }
+        await lab.stop()
+    }
+
+    private func run(_ lab: FaultLab, _ brand: String) async throws {
+        let random = SeededGenerator(seed: UInt64(brand.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
 
         // Warm up (the first TLS handshakes, the daemon's first allocations), then measure.
         for number in 0..<20 { _ = try await lab.send(number: 9000 + number, lifetime: 5) }
@@ -62,6 +71,7 @@ import Testing
                 try? await Task.sleep(for: .milliseconds(Int.random(in: 100...400, using: &random)))
             }
         }
+        defer { faults.cancel() }
         let started = ContinuousClock.now
         let answers = try await withThrowingTaskGroup(of: [Answer].self) { group in
             for client in 0..<Self.clients {

@@ -94,12 +94,13 @@ final class FaultLab: Sendable {
         guard await p.waitForExit() == 0 else { throw TestFailure("pairing failed: \(p.standardError)") }
     }
 
-    func stop() {
-        for client in clients + [watcher] { Task { await client.close() } }
+    /// Ends everything the lab started, and waits for it: the next test starts with no
+    /// daemon, emulator or proxied connection of this one still running.
+    func stop() async {
+        for client in clients + [watcher] { await client.close() }
         daemon.terminate()
         emulator.process.terminate()
-        let proxies = self.proxies
-        Task { for proxy in proxies.proxies { await proxy.stop() } }
+        for proxy in proxies.proxies { await proxy.stop() }
     }
 
     /// Sends the text `x<4 digits>` through the next client; returns its one answer.
