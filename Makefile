@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: demo test build bench fuzz fuzz-ci setup clean install release
+.PHONY: demo test build bench fuzz fuzz-ci setup clean install release deb deb-test docs format lint-format
 
 ## make demo: install what is missing, build, run `photon demo`
 demo:
@@ -58,6 +58,24 @@ release:
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-cli
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-emulator
+
+## make deb: the Debian package .build/deb/photon_<VERSION>_<arch>.deb (release binaries,
+## static Swift runtime; Depends from dpkg-shlibdeps; checked by lintian). docs/packaging.md
+deb: release
+	scripts/setup.sh deb
+	scripts/make-deb.sh
+
+## make deb-test: installs that package on this machine (as root), drives an emulated TV
+## with the installed binaries, removes it and checks nothing is left behind
+deb-test: deb
+	scripts/test-deb.sh
+
+## make docs: the API reference (DocC) for PhotonKit, PhotonCore, PhotonConformance and the
+## test kit PhotonTesting, as a static site in .build/docs; a DocC warning fails it
+docs:
+	scripts/setup.sh build
+	$(SWIFT) build $(SWIFT_FLAGS)
+	scripts/make-docs.sh
 
 ## make install PREFIX=/usr/local: release binaries, man pages, shell completions and the
 ## systemd user unit (DESTDIR for packagers). Under sudo it only copies: it never compiles

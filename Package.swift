@@ -31,6 +31,8 @@ let package = Package(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CPhotonSystem", path: "Sources/CPhotonSystem"),
+        // The VERSION file, compiled in (`photon --version`).
+        .target(name: "CPhotonVersion", path: "Sources/CPhotonVersion"),
         // Avahi's pkg-config adds -D_REENTRANT, which SwiftPM warns about; its headers are in
         // the default include path, so the module map names the libraries directly.
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
@@ -43,8 +45,9 @@ let package = Package(
         // Where the daemon's socket is and the form of its requests, shared by the front end.
         .target(name: "PhotonWire", dependencies: ["PhotonJSON"], path: "Sources/PhotonWire"),
         .target(name: "PhotonCore", dependencies: ["PhotonJSON"], path: "Sources/PhotonCore"),
-        // The command-line parser (typed options) shared by photon-cli and photon-emulator.
-        .target(name: "PhotonArguments", dependencies: ["PhotonCore"], path: "Sources/PhotonArguments"),
+        // The command-line parser (typed options), man pages and version shared by photon-cli and
+        // photon-emulator.
+        .target(name: "PhotonArguments", dependencies: ["PhotonCore", "CPhotonVersion"], path: "Sources/PhotonArguments"),
         .target(name: "PhotonCrypto", dependencies: ["PhotonCore", "COpenSSL"], path: "Sources/PhotonCrypto"),
         .target(
             name: "PhotonNet", dependencies: ["PhotonCore", "PhotonCrypto", "COpenSSL", "CPhotonSystem"],

@@ -9,7 +9,7 @@ import PhotonWire
 /// (message and hint on stderr; also a JSON error object with `--json`), and returns the
 /// exit code of the contract in design/cli.md.
 public enum PhotonCommandLine {
-    public static let version = "0.1.0"
+    public static var version: String { PhotonVersion.current }
 
     public static let globalOptions: [OptionSpec] = [
         OptionSpec("home", value: "DIR", help: "keep config, secrets and the runtime socket under DIR (env PHOTON_HOME)"),

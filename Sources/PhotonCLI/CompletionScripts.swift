@@ -296,7 +296,8 @@ enum CompletionScripts {
                 "    echo $n",
                 "end",
                 "function __photon_needs_command; not __photon_command >/dev/null; end",
-                "function __photon_using; test (__photon_command) = $argv[1]; end",
+                // Quoted: with no command yet, a bare `test = key` would be an error on every Tab.
+                "function __photon_using; set -l word (__photon_command); and test \"$word\" = $argv[1]; end",
                 "function __photon_tvs",
                 "    set -l tokens (commandline -opc)",
                 "    set -l home",

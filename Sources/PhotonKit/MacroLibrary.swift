@@ -7,8 +7,10 @@ import PhotonStore
 /// under the config folder's `macros/`, as the user wrote them. A macro is checked when it
 /// is saved and again when it runs.
 public struct MacroLibrary: Sendable {
+    /// The folder the macros are kept in (`macros` in the config folder).
     public let directory: URL
 
+    /// The library of the installation whose files are at `paths`.
     public init(paths: StorePaths) { directory = paths.configDirectory.appendingPathComponent("macros") }
 
     /// Letters, digits, `-` and `_`, starting with a letter or digit, at most 64.
@@ -51,14 +53,17 @@ public struct MacroLibrary: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The macro saved as `name`, parsed; throws `notFound` or the parser's error.
     public func macro(_ name: String) throws -> Macro { try Macro(file: try text(name)) }
 
+    /// The names of the saved macros, sorted.
     public func names() throws -> [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return files.filter { $0.hasSuffix(".macro") && !$0.hasPrefix(".") }.map { String($0.dropLast(6)) }
             .filter { (try? Self.check(name: $0)) != nil }.sorted()
     }
 
+    /// Deletes the macro saved as `name`; throws `notFound` when there is none.
     public func delete(_ name: String) throws {
         let url = try file(name)
         guard FileManager.default.fileExists(atPath: url.path) else { throw PhotonError(.notFound, "no macro named '\(name)'") }

@@ -17,10 +17,15 @@ import PhotonStore
 /// await tv.close()
 /// ```
 public final class Photon: Sendable {
+    /// The brands this instance knows, by id.
     public let registry: AdapterRegistry
+    /// The paired TVs and their secrets.
     public let store: Store
+    /// What opens a TV's session: the store's record, its adapter and the secrets.
     public let sessions: SessionFactory
+    /// How long a network step may take before it fails with `timeout`.
     public let timeout: Duration
+    /// Where debug lines go (redacted).
     public let log: PhotonLog
     /// The router every command of this process goes through.
     public let router: CommandRouter

@@ -9,7 +9,9 @@ import PhotonStore
 extension Photon {
     /// What one adapter made of a probe: a TV of its brand, nothing of its brand, or an error.
     public struct ProbeResult: Sendable {
+        /// The brand that was asked.
         public var brand: String
+        /// What it found at the address (nil: not this brand), or why it could not tell.
         public var result: Result<TVCandidate?, PhotonError>
     }
 

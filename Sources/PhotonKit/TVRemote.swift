@@ -5,6 +5,7 @@ import PhotonCore
 /// id, sequence number and lifetime, checked before it reaches the TV. Its events are
 /// the TV's known state first, then changes.
 public final class TVRemote: Sendable {
+    /// The TV's record in the store.
     public let device: DeviceRecord
     /// The TV's events: the state it last reported first, then changes. Under one-shot
     /// sessions it ends after `.disconnected`; it always ends on `close()`.

@@ -87,7 +87,7 @@ if Array(CommandLine.arguments.dropFirst()) == ["__manpage"] {
         files: [("DIR", "with --state DIR: the emulated TV's certificate and the clients it paired, kept across restarts")],
         environment: [("SWIFT_BACKTRACE", "as for any Swift program")],
         examples: BuiltInPlugins.emulators.map { "photon-emulator \($0.brand) --port 0" },
-        seeAlso: ["photon(1)"], version: "0.1.0")
+        seeAlso: ["photon(1)"], version: PhotonVersion.current)
     print(page.roff, terminator: "")
     exit(0)
 }

@@ -126,6 +126,8 @@ import Testing
                 + "source \(scriptFile.path); complete -C '\(line)'"
             let result = try TestEnvironment.run("/usr/bin/fish", ["--no-config", "-c", command])
             #expect(result.status == 0, "\(result.output)")
+            // fish prints a script's errors and still completes: none may be printed.
+            #expect(!result.output.contains("in function"), "fish reported errors: \(result.output.prefix(400))")
             return result.output.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
         #expect(try offered("photon --home \(home.path) key ") == ["den", "living-room"])

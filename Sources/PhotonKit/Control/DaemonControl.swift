@@ -7,6 +7,7 @@ import PhotonWire
 /// the one daemon client. A one-shot command is one request (no open or close), so a key
 /// through the daemon costs one round trip on a socket the daemon already trusts.
 public final class DaemonControl: TVControl {
+    /// The connection to the daemon's socket API that every call goes through.
     public let client: DaemonClient
     let socketPath: String
     let timeout: Duration
@@ -14,6 +15,8 @@ public final class DaemonControl: TVControl {
     let log: PhotonLog
     public var route: String { "photon serve" }
 
+    /// A control over `client`, already connected to the daemon at `socketPath`; requests wait
+    /// at most `timeout` for an answer, and commands go out as `source`.
     public init(client: DaemonClient, socketPath: String, timeout: Duration, source: CommandSource = .cli, log: PhotonLog = .silent) {
         self.client = client
         self.socketPath = socketPath
@@ -119,6 +122,7 @@ public final class DaemonControl: TVControl {
         return states
     }
 
+    /// Closes the connection to the daemon (its sessions to the TVs stay warm).
     public func close() async { await client.close() }
 }
 

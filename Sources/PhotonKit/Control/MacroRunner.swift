@@ -3,12 +3,16 @@ import PhotonCore
 
 /// How one step of a macro ended.
 public struct MacroStepResult: Sendable, Equatable {
+    /// The step's position in the macro, from 0.
     public var index: Int
+    /// The step as written in the macro file.
     public var text: String
     /// nil: done.
     public var error: PhotonError?
+    /// How long the step took, its wait included.
     public var milliseconds: Int
 
+    /// Whether the step succeeded (it has no error).
     public var ok: Bool { error == nil }
 }
 

@@ -4,9 +4,13 @@ import PhotonCore
 /// How a power request ended: the state the TV reported (where it did), whether it had to
 /// be woken, and a sentence for the user.
 public struct PowerOutcome: Sendable, Equatable {
+    /// The power state the TV reported last (nil when it reports none).
     public var state: PowerState?
+    /// The TV's own word for that state, where it gives one (`Screen Saver`, `Active Standby`).
     public var reason: String?
+    /// Whether Photon had to wake the TV (Wake-on-LAN or its brand's wake) to get there.
     public var woke: Bool
+    /// One line for a person: what was done and what the TV says now.
     public var summary: String
 }
 

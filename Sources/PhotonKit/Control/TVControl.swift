@@ -28,16 +28,21 @@ public protocol TVControl: Sendable {
     func storeChanged() async
     /// Each TV's connection state by id where sessions are kept warm, else nil.
     func connectionStates() async -> [String: String]?
+    /// Ends this control: a direct one closes its sessions, a daemon client its connection.
     func close() async
 }
 
 /// One controller session: a router session bound to one TV, and that TV's updates
 /// (its known state first, then changes; connection changes for warm sessions).
 public protocol TVControlSession: Sendable {
+    /// The TV's connection states and events, the current state first.
     var updates: AsyncStream<TVUpdate> { get }
+    /// Sends one command through the router; it expires after `lifetime` (at most 10 s).
     @discardableResult
     func send(_ command: RemoteCommand, lifetime: Duration) async throws -> CommandOutcome
+    /// One of the TV's lists (apps, inputs, channels), where its brand can give it.
     func items(_ kind: TVListKind) async throws -> [TVListItem]
+    /// Ends the session; a held key is released first.
     func close() async
 }
 
@@ -63,11 +68,14 @@ extension RemoteCommand {
 
 /// The façade in process: this process's own session service and router.
 public struct DirectControl: TVControl {
+    /// The façade this control drives.
     public let photon: Photon
+    /// Who the commands come from, as the router sees it.
     public let source: CommandSource
     public var route: String { "direct" }
     let sleep: @Sendable (Duration) async throws -> Void
 
+    /// A control over `photon` in this process, sending as `source`.
     public init(photon: Photon, source: CommandSource = .cli) {
         self.photon = photon
         self.source = source
@@ -82,7 +90,7 @@ public struct DirectControl: TVControl {
             for command in commands where !(remote.wasWoken && command.isPowerPress) {
                 if !first, delay > .zero { try await sleep(delay) }
                 first = false
-                try await remote.send(command, lifetime: lifetime)
+                _ = try await remote.send(command, lifetime: lifetime)
                 PhaseTimer.mark("sent")
                 photon.log.debug("sent \(command.logDescription)")
             }
@@ -115,6 +123,7 @@ public struct DirectControl: TVControl {
 
     public func storeChanged() async {}
     public func connectionStates() async -> [String: String]? { nil }
+    /// Nothing to close: the façade's sessions belong to its owner.
     public func close() async {}
 
     private func withRemote<T: Sendable>(_ tv: String, _ body: (TVRemote) async throws -> T) async throws -> T {
@@ -131,6 +140,7 @@ public struct DirectControl: TVControl {
 }
 
 extension TVRemote: TVControlSession {
+    /// Sends `command` through the router, expiring after `lifetime`.
     public func send(_ command: RemoteCommand, lifetime: Duration) async throws -> CommandOutcome {
         try await send(command, id: UUID(), lifetime: lifetime)
     }

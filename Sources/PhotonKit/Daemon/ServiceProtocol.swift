@@ -230,6 +230,7 @@ public enum ServiceProtocol {
 
     // MARK: errors
 
+    /// An error as the wire carries it: code, message, hint and exit code.
     public static func json(_ error: PhotonError) -> JSONValue {
         .object([
             ("code", .string(error.code.rawValue)), ("message", .string(Redaction.redact(error.message))),
@@ -242,10 +243,12 @@ public enum ServiceProtocol {
         .object((id.map { [("id", $0)] } ?? []) + [("ok", false), ("error", json(error))])
     }
 
+    /// The error an answer carries, or a protocol error when it carries none that can be read.
     public static func error(from json: JSONValue?) -> PhotonError {
         let code = json?["code"]?.stringValue.flatMap(PhotonError.Code.init(rawValue:)) ?? .internal
         return PhotonError(code, json?["message"]?.stringValue ?? "the daemon reported an error", hint: json?["hint"]?.stringValue)
     }
 
+    /// A request the daemon cannot take as written, with a pointer to the API's documentation.
     public static func usage(_ message: String) -> PhotonError { PhotonError(.usage, message, hint: "see docs/daemon.md") }
 }

@@ -8,9 +8,12 @@ import PhotonCore
 /// replayed to every new subscriber, then changes are fanned out to all of them.
 public actor PooledTV {
     typealias Opener = @Sendable (DeviceRecord, Duration) async throws -> any RemoteSession
+    /// Called with every update of this TV, on the pool's side: it must return quickly.
     public typealias Subscriber = @Sendable (TVUpdate) -> Void
 
+    /// The stored id of the TV (it never changes, whatever its address or name).
     public nonisolated let deviceID: String
+    /// The TV's record in the store, as of the last reload.
     public private(set) var device: DeviceRecord
     let policy: SessionPolicy
     private let open: Opener
@@ -18,6 +21,7 @@ public actor PooledTV {
     private let clock: any RouterClock
     private let log: ServiceLog
 
+    /// Where the connection to the TV is now.
     public private(set) var state = ConnectionState.idle
     /// Commands to this TV take turns, in arrival order.
     private let performing = AsyncGate()
@@ -318,6 +322,7 @@ public actor PooledTV {
         for event in knownEvents { subscriber(.event(event)) }
     }
 
+    /// Stops the updates to the subscriber `subscribe` returned `id` for.
     public func unsubscribe(_ id: UUID) { subscribers[id] = nil }
 
     /// The TV's state as it reports it after connecting: the events its capabilities

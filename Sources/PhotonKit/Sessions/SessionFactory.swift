@@ -7,9 +7,13 @@ import PhotonStore
 /// daemon: the stored record and secrets, this installation's identity, the real network,
 /// and secrets a TV rotates mid-session stored at once.
 public struct SessionFactory: Sendable {
+    /// Where the paired TVs and secrets are read from.
     public let store: Store
+    /// The adapters sessions are opened with.
     public let registry: AdapterRegistry
+    /// How long opening a session may take.
     public let timeout: Duration
+    /// Where debug lines go.
     public let log: PhotonLog
     /// The clock adapters wait on for their own rules of time (key pacing, polling).
     public let clock: any RouterClock

@@ -19,7 +19,9 @@ public enum SessionPolicy: Sendable {
 public enum ConnectionState: String, Sendable {
     /// Not connected: nobody has used this TV yet, or (one-shot) its session ended.
     case idle
+    /// A connection is being opened.
     case connecting
+    /// The session is open and takes commands.
     case connected
     /// The TV went away; the session service is reconnecting in the background.
     case reconnecting
@@ -32,11 +34,14 @@ public enum ConnectionState: String, Sendable {
 /// The wait between background reconnect attempts: quick at first (a TV restarting
 /// comes back in seconds), then slower so a sleeping TV is not hammered.
 public struct ReconnectBackoff: Sendable {
+    /// The wait before the first reconnection attempt.
     public var first: Duration = .milliseconds(250)
+    /// The longest wait between two attempts.
     public var maximum: Duration = .seconds(30)
     /// ±this fraction of jitter, so many TVs that dropped together do not reconnect in
     /// lockstep (0 in tests that count attempts against a moved clock).
     public var jitter = 0.1
+    /// The default back-off: 250 ms, doubling, at most 30 s.
     public init() {}
 
     /// The delay before attempt `failures` (1-based).
@@ -51,7 +56,9 @@ public struct ReconnectBackoff: Sendable {
 /// What a TV's session tells the ones watching it: the connection's state (with the
 /// error that caused it) and the TV's own events, typed — never a wire format.
 public enum TVUpdate: Sendable, Equatable {
+    /// The connection moved to a state, with the error that moved it there, if any.
     case connection(ConnectionState, PhotonError?)
+    /// Something the TV reported (power, app, volume…) or the session's end.
     case event(TVEvent)
 }
 

@@ -6,7 +6,9 @@ import PhotonCore
 /// one `CommandRouter`; the daemon's socket API and the MQTT bridge use the same one
 /// through the façade, so there is no second pool anywhere.
 public final class TVSessionPool: Sendable {
+    /// What opens the sessions.
     public let factory: SessionFactory
+    /// One-shot sessions (a CLI) or warm ones with back-off (the daemon).
     public let policy: SessionPolicy
     let clock: any RouterClock
     let log: ServiceLog
