@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 
-.PHONY: demo test build bench fuzz fuzz-ci setup clean install release deb deb-test docs format lint-format
+.PHONY: demo test build bench fuzz fuzz-ci setup clean install release deb deb-test docs format
 
 ## make demo: install what is missing, build, run `photon demo`
 demo:
@@ -26,6 +26,7 @@ build:
 PURE_TESTS = PhotonCoreTests\.|PhotonCryptoTests\.|PhotonStoreTests\.|\.(LGMessageTests|ParserTests|SessionPoolTests|DeadlineQueueTests|WebSocketCodecTests|ServiceProtocolTests|MQTTBoundsTests|RokuCodecTests|SamsungCodecTests|RemoteCodecTests|PoloCodecTests|PairingSecretTests|FramingTests)/
 test:
 	scripts/setup.sh test
+	scripts/check-format.sh
 	$(SWIFT) build $(SWIFT_FLAGS)
 	$(SWIFT) run --package-path Examples/CustomAdapter $(SWIFT_FLAGS) custom-adapter-demo
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
@@ -76,6 +77,11 @@ docs:
 	scripts/setup.sh build
 	$(SWIFT) build $(SWIFT_FLAGS)
 	scripts/make-docs.sh
+
+## make format: formats every Swift file with swift-format (.swift-format); `make test`
+## fails on unformatted code
+format:
+	scripts/check-format.sh --fix
 
 ## make install PREFIX=/usr/local: release binaries, man pages, shell completions and the
 ## systemd user unit (DESTDIR for packagers). Under sudo it only copies: it never compiles

@@ -3,10 +3,10 @@ import AndroidTVEmulator
 import Foundation
 import Glibc
 import PhotonCore
-import PhotonMQTT
 import PhotonEmulatorSupport
-import PhotonNet
 import PhotonKit
+import PhotonMQTT
+import PhotonNet
 import PhotonService
 import PhotonStore
 
@@ -80,9 +80,11 @@ enum DaemonBench {
         _ = try await press([])
         var viaDaemon: [Double] = []
         for _ in 0..<20 { viaDaemon.append(try await press([])) }
-        let directStats = Stats(samples: direct), daemonStats = Stats(samples: viaDaemon)
+        let directStats = Stats(samples: direct)
+        let daemonStats = Stats(samples: viaDaemon)
         rows.append(
-            "| `photon key TV home` through `photon serve` vs cold direct, process start → emulator receipt (p50) | \(ms(daemonStats.p50)) | \(ms(directStats.p50)) (direct) | \(ratio(directStats.p50, daemonStats.p50)) |")
+            "| `photon key TV home` through `photon serve` vs cold direct, process start → emulator receipt (p50) | \(ms(daemonStats.p50)) | \(ms(directStats.p50)) (direct) | \(ratio(directStats.p50, daemonStats.p50)) |"
+        )
         stop(daemon)
 
         // 2. The fleet: one daemon with 500, 2,000 and 5,000 TVs, bridged to a real
@@ -105,7 +107,8 @@ enum DaemonBench {
             }
         }
         notes.append(
-            "Fleet rows: the emulated Android TVs run in one child process of the benchmark (`photon-bench --emulators N`, each TV pinging every 5 s, as real ones do), on the same 2 cores; `photon serve --mqtt` is the release binary in its own process, bridged to a mosquitto broker on loopback; memory is its VmRSS, CPU its utime+stime over 10 s idle. \"Through MQTT\" publishes one `key/set` per TV from this process (libmosquitto, QoS 1) and times the first publish to the last emulator receipt; the latency row times 200 single commands to one TV, publish to receipt. The restart row stops the broker (losing everything retained), starts it again, and times until a new subscriber has seen every TV's discovery config and `online` availability, including libmosquitto's reconnect delay (1 s at first).")
+            "Fleet rows: the emulated Android TVs run in one child process of the benchmark (`photon-bench --emulators N`, each TV pinging every 5 s, as real ones do), on the same 2 cores; `photon serve --mqtt` is the release binary in its own process, bridged to a mosquitto broker on loopback; memory is its VmRSS, CPU its utime+stime over 10 s idle. \"Through MQTT\" publishes one `key/set` per TV from this process (libmosquitto, QoS 1) and times the first publish to the last emulator receipt; the latency row times 200 single commands to one TV, publish to receipt. The restart row stops the broker (losing everything retained), starts it again, and times until a new subscriber has seen every TV's discovery config and `online` availability, including libmosquitto's reconnect delay (1 s at first)."
+        )
         return (rows, notes)
     }
 
@@ -151,7 +154,8 @@ enum DaemonBench {
     /// One fleet size: connect time, memory, idle CPU, a key to every TV through the
     /// socket API and through MQTT, and MQTT command latency.
     static func fleetRows(
-        count: Int, ports: [(remote: UInt16, pairing: UInt16)], fleet: EmulatorFleet, template: PairedTV, identity: StoredIdentity, photon: String, log: Log, broker: FleetBroker
+        count: Int, ports: [(remote: UInt16, pairing: UInt16)], fleet: EmulatorFleet, template: PairedTV, identity: StoredIdentity, photon: String,
+        log: Log, broker: FleetBroker
     ) async throws -> [String] {
         var rows: [String] = []
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("pf-\(count)-\(UUID().uuidString.prefix(6))")
@@ -187,15 +191,19 @@ enum DaemonBench {
         try await Task.sleep(for: .seconds(3))
         let rss = residentMegabytes(server.processIdentifier)
         let idleSeconds = 10.0
-        let cpuBefore = cpuSeconds(server.processIdentifier), fleetBefore = fleet.cpuSeconds
+        let cpuBefore = cpuSeconds(server.processIdentifier)
+        let fleetBefore = fleet.cpuSeconds
         try await Task.sleep(for: .seconds(idleSeconds))
         let idleCPU = (cpuSeconds(server.processIdentifier) - cpuBefore) / idleSeconds * 100
         let fleetCPU = (fleet.cpuSeconds - fleetBefore) / idleSeconds * 100
-        rows.append("| fleet of \(count) TVs: daemon resident memory (goal < 500 MB at 5,000) | \(String(format: "%.1f MB (%.1f kB per TV)", rss, rss * 1024 / Double(count))) | — | — |")
+        rows.append(
+            "| fleet of \(count) TVs: daemon resident memory (goal < 500 MB at 5,000) | \(String(format: "%.1f MB (%.1f kB per TV)", rss, rss * 1024 / Double(count))) | — | — |"
+        )
         rows.append(
             "| fleet of \(count) TVs: daemon CPU while idle (goal < 5 %) | \(String(format: "%.2f %%", idleCPU)) of one core | — | — |")
         rows.append(
-            "| fleet of \(count) TVs: the emulators' process meanwhile, for comparison | \(String(format: "%.2f %%", fleetCPU)) of one core | — | — |")
+            "| fleet of \(count) TVs: the emulators' process meanwhile, for comparison | \(String(format: "%.2f %%", fleetCPU)) of one core | — | — |"
+        )
 
         // A key to every TV through the socket API: clients of 50 sessions each.
         let socket = StorePaths(home: home).socketFile.path
@@ -221,7 +229,9 @@ enum DaemonBench {
             }
         }
         for (client, _) in sessions { await client.close() }
-        rows.append("| fleet of \(count) TVs: one key to every TV through the socket API, first send → last receipt (goal < 1 s) | \(ms(apiFanOut)) | — | — |")
+        rows.append(
+            "| fleet of \(count) TVs: one key to every TV through the socket API, first send → last receipt (goal < 1 s) | \(ms(apiFanOut)) | — | — |"
+        )
 
         // The same through MQTT, as Home Assistant or another site would send it.
         var options = MQTTClient.Options(host: "127.0.0.1", port: broker.port, clientID: "bench-\(count)")
@@ -234,7 +244,8 @@ enum DaemonBench {
         let mqttFanOut = try await fanOut(count: count, log: log) {
             for index in 0..<count { mqtt.publish(topics.command("androidtv-bench-\(index)", "key"), "up") }
         }
-        rows.append("| fleet of \(count) TVs: one key to every TV through MQTT, first publish → last receipt (goal < 1 s) | \(ms(mqttFanOut)) | — | — |")
+        rows.append(
+            "| fleet of \(count) TVs: one key to every TV through MQTT, first publish → last receipt (goal < 1 s) | \(ms(mqttFanOut)) | — | — |")
         var latencies: [Double] = []
         for _ in 0..<200 {
             let before = log.keys.withLock { $0.count }
@@ -249,7 +260,8 @@ enum DaemonBench {
             try await Task.sleep(for: .milliseconds(5))
         }
         let latency = Stats(samples: latencies)
-        rows.append("| fleet of \(count) TVs: MQTT command → TV receipt (p50 / p99; goal p50 < 5 ms) | \(ms(latency.p50)) / \(ms(latency.p99)) | — | — |")
+        rows.append(
+            "| fleet of \(count) TVs: MQTT command → TV receipt (p50 / p99; goal p50 < 5 ms) | \(ms(latency.p50)) / \(ms(latency.p99)) | — | — |")
         mqtt.stop()
         rows.append(try await brokerRestartRow(count: count, site: site, broker: broker))
         return rows
@@ -271,8 +283,10 @@ enum DaemonBench {
             limit.cancel()
             watcher.stop()
         }
-        let configPrefix = "homeassistant/device/photon_\(site)_", statePrefix = "photon/\(site)/"
-        var configs = Set<String>(), online = Set<String>()
+        let configPrefix = "homeassistant/device/photon_\(site)_"
+        let statePrefix = "photon/\(site)/"
+        var configs = Set<String>()
+        var online = Set<String>()
         var elapsed: Duration?
         for await event in watcher.events {
             switch event {
@@ -294,9 +308,11 @@ enum DaemonBench {
             }
         }
         guard let elapsed else {
-            throw PhotonError(.timeout, "after a broker restart only \(configs.count) configs and \(online.count) TVs online of \(count) came back in 120 s")
+            throw PhotonError(
+                .timeout, "after a broker restart only \(configs.count) configs and \(online.count) TVs online of \(count) came back in 120 s")
         }
-        return "| fleet of \(count) TVs: MQTT broker restarted, from the new broker up → every TV's discovery config and `online` seen again | \(String(format: "%.2f s", elapsed.seconds)) | — | — |"
+        return
+            "| fleet of \(count) TVs: MQTT broker restarted, from the new broker up → every TV's discovery config and `online` seen again | \(String(format: "%.2f s", elapsed.seconds)) | — | — |"
     }
 
     /// Runs `send` and waits until `count` more keys arrived; returns first send → last receipt.
@@ -322,7 +338,7 @@ enum DaemonBench {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         let rc = withChildSignalsUnblocked { posix_spawn(&pid, path, &actions, nil, argv, environ) }
         guard rc == 0 else { throw PhotonError(.internal, "cannot start \(path): \(String(cString: strerror(rc)))") }

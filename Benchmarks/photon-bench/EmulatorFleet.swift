@@ -19,7 +19,8 @@ final class EmulatorFleet: @unchecked Sendable {
     /// Starts `count` emulators in a child process, each with a copy of `template` (the
     /// state directory of a TV paired for real), and waits until all listen.
     init(count: Int, template: URL, directory: URL, log: DaemonBench.Log) throws {
-        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+        var toChild: [Int32] = [0, 0]
+        var fromChild: [Int32] = [0, 0]
         guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw PhotonError(.internal, "pipe: \(String(cString: strerror(errno)))") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -30,7 +31,7 @@ final class EmulatorFleet: @unchecked Sendable {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         let arguments = [executable, "--emulators", String(count), "--template", template.path, "--directory", directory.path]
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var child: pid_t = 0
         let rc = withChildSignalsUnblocked { posix_spawn(&child, executable, &actions, nil, argv, environ) }
         Glibc.close(toChild[0])

@@ -45,10 +45,11 @@ public enum SamsungEvent: Sendable, Equatable {
         case "ms.remote.imeDone", "ms.remote.imeEnd": return .imeEnd
         case "ed.installedApp.get":
             let list = data?["data"]?.arrayValue ?? []
-            return .installedApps(list.prefix(500).compactMap { item in
-                guard let id = item["appId"]?.stringValue else { return nil }
-                return SamsungApp(id: Redaction.sanitize(id, limit: 100), name: Redaction.sanitize(item["name"]?.stringValue ?? id, limit: 100))
-            })
+            return .installedApps(
+                list.prefix(500).compactMap { item in
+                    guard let id = item["appId"]?.stringValue else { return nil }
+                    return SamsungApp(id: Redaction.sanitize(id, limit: 100), name: Redaction.sanitize(item["name"]?.stringValue ?? id, limit: 100))
+                })
         case "ed.apps.launch":
             return .appLaunched(status: data?.intValue ?? Int(data?.stringValue ?? "") ?? 0)
         default:
@@ -79,7 +80,11 @@ public struct SamsungApp: Sendable, Equatable {
 
 /// Messages to the TV, as JSON text.
 public enum SamsungCommand {
-    public enum KeyCommand: String, Sendable { case click = "Click", press = "Press", release = "Release" }
+    public enum KeyCommand: String, Sendable {
+        case click = "Click"
+        case press = "Press"
+        case release = "Release"
+    }
 
     /// A key command. Built directly (the hot path of every key press): the code is a
     /// validated `KEY_[A-Z0-9_]` name, so it needs no escaping; the result is byte for byte
@@ -96,9 +101,12 @@ public enum SamsungCommand {
     public static func text(_ text: String) -> String {
         JSONValue.object([
             ("method", "ms.remote.control"),
-            ("params", .object([
-                ("Cmd", .string(Data(text.utf8).base64EncodedString())), ("DataOfCmd", "base64"), ("TypeOfRemote", "SendInputString"),
-            ])),
+            (
+                "params",
+                .object([
+                    ("Cmd", .string(Data(text.utf8).base64EncodedString())), ("DataOfCmd", "base64"), ("TypeOfRemote", "SendInputString"),
+                ])
+            ),
         ]).encoded
     }
 
@@ -108,10 +116,13 @@ public enum SamsungCommand {
     public static func launch(_ appID: String, type: String = "DEEP_LINK", metaTag: String = "") -> String {
         JSONValue.object([
             ("method", "ms.channel.emit"),
-            ("params", .object([
-                ("data", .object([("action_type", .string(type)), ("appId", .string(appID)), ("metaTag", .string(metaTag))])),
-                ("event", "ed.apps.launch"), ("to", "host"),
-            ])),
+            (
+                "params",
+                .object([
+                    ("data", .object([("action_type", .string(type)), ("appId", .string(appID)), ("metaTag", .string(metaTag))])),
+                    ("event", "ed.apps.launch"), ("to", "host"),
+                ])
+            ),
         ]).encoded
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import PhotonCore
-import PhotonNet
 import PhotonKit
+import PhotonNet
 import PhotonStore
 
 /// What every command gets: the terminal, the store, the output mode, the log, the
@@ -26,9 +26,9 @@ public struct CLIContext: Sendable {
     /// The library façade of this process: one per command line, so every command of it
     /// goes through one in-process router.
     public var photon: Photon {
-        get throws { try façade.get { try Photon(adapters: registry, paths: paths, timeout: timeout, log: log) } }
+        get throws { try facadeBox.get { try Photon(adapters: registry, paths: paths, timeout: timeout, log: log) } }
     }
-    let façade = Box<Photon>()
+    let facadeBox = Box<Photon>()
     let chosen = Box<any TVControl>()
 
     /// How this command line reaches TVs, decided once: a running `photon serve` (its warm

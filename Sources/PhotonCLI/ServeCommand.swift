@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import Glibc
 import PhotonCore
-import PhotonNet
 import PhotonKit
+import PhotonNet
 import PhotonService
 
 /// `photon serve`: the daemon. Keeps warm sessions to the TVs its clients use and serves
@@ -19,7 +19,11 @@ enum ServeCommand {
             OptionSpec("mqtt-prefix", value: "PREFIX", help: "Home Assistant's discovery prefix (default homeassistant)"),
             OptionSpec("mqtt-ca", value: "FILE", help: "for mqtts: trust brokers signed by this CA file"),
             OptionSpec("mqtt-pin", type: .fingerprint, help: "for mqtts: trust exactly the broker certificate with this SHA-256 fingerprint"),
-            OptionSpec("wake-broadcast", value: "ADDR", help: "where Wake-on-LAN goes for MQTT's \"power on\" and clients that name no address (photon power, key --wake) (repeatable; default every broadcast address)", repeatable: true),
+            OptionSpec(
+                "wake-broadcast", value: "ADDR",
+                help:
+                    "where Wake-on-LAN goes for MQTT's \"power on\" and clients that name no address (photon power, key --wake) (repeatable; default every broadcast address)",
+                repeatable: true),
             OptionSpec("wake-port", type: .port, help: "UDP port for that Wake-on-LAN (repeatable; default 9 and 7)", repeatable: true),
             OptionSpec("wake-wait", type: .seconds(1...120), help: "how long \"power on\" waits for a woken TV (default 30)"),
             OptionSpec("allow-plaintext-login", help: "send the stored broker login over mqtt:// to another machine (in clear)"),
@@ -95,7 +99,7 @@ enum ServeCommand {
         reload.setEventHandler { Task { await server.reload() } }
         reload.resume()
         defer {
-            signals.forEach { $0.cancel() }
+            for signal in signals { signal.cancel() }
             reload.cancel()
         }
         context.emit(

@@ -28,7 +28,9 @@ public enum HTTPBodyFraming: Sendable, Equatable {
                 encodings.filter({ $0 == "chunked" }).count == 1
             else {
                 throw PhotonError(
-                    .unsupported, "the HTTP answer uses a transfer coding Photon does not decode (\(Redaction.sanitize(encodings.joined(separator: ", "), limit: 60)))")
+                    .unsupported,
+                    "the HTTP answer uses a transfer coding Photon does not decode (\(Redaction.sanitize(encodings.joined(separator: ", "), limit: 60)))"
+                )
             }
             return .chunked
         }
@@ -75,7 +77,11 @@ public enum HTTPBodyFraming: Sendable, Equatable {
 /// Decodes `Transfer-Encoding: chunked` incrementally: sizes are ASCII hex, bounded
 /// before any arithmetic, and the whole body is bounded by `maxBody`.
 public struct HTTPChunkedDecoder: Sendable {
-    enum State: Sendable, Equatable { case size, data(Int), dataEnd, trailer, done }
+    enum State: Sendable, Equatable {
+        case size
+        case data(Int)
+        case dataEnd, trailer, done
+    }
 
     public let maxBody: Int
     /// The longest size or trailer line accepted (extensions included).
@@ -117,7 +123,7 @@ public struct HTTPChunkedDecoder: Sendable {
 
     /// The size of the next chunk, or nil for the last (zero) chunk.
     private func chunkSize(_ line: [UInt8]) throws -> Int? {
-        let sizePart = line.prefix { $0 != 59 /* ; */ && $0 != 32 && $0 != 9 }
+        let sizePart = line.prefix { $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
         guard !sizePart.isEmpty, sizePart.count <= 15 else {
             throw PhotonError(.protocolViolation, "a chunk size of the HTTP answer is missing or too long")
         }

@@ -12,7 +12,8 @@ public enum WakeOnLAN {
                 hint: "write it as AA:BB:CC:DD:EE:FF (the TV's MAC is stored when you pair)")
         }
         guard bytes != [UInt8](repeating: 0, count: 6), bytes != [UInt8](repeating: 0xFF, count: 6) else {
-            throw PhotonError(.usage, "\(Redaction.sanitize(text)) is not a device's MAC address", hint: "write the TV's own MAC as AA:BB:CC:DD:EE:FF")
+            throw PhotonError(
+                .usage, "\(Redaction.sanitize(text)) is not a device's MAC address", hint: "write the TV's own MAC as AA:BB:CC:DD:EE:FF")
         }
         return bytes
     }
@@ -39,7 +40,7 @@ public enum MACAddress {
             digits = chars
         case 17:
             let separator = chars[2]
-            guard separator == 58 /* : */ || separator == 45 /* - */,
+            guard separator == UInt8(ascii: ":") || separator == UInt8(ascii: "-"),
                 [2, 5, 8, 11, 14].allSatisfy({ chars[$0] == separator })
             else { return nil }
             digits = chars.enumerated().filter { ($0.offset + 1) % 3 != 0 }.map(\.element)

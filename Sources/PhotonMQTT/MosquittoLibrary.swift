@@ -1,3 +1,7 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
+// The C functions keep their C names (without the library prefix), so that each reads as
+// the function it is in the library's documentation.
 import CMosquitto
 import PhotonCore
 
