@@ -68,7 +68,8 @@ let package = Package(
         .target(
             name: "PhotonCLI",
             dependencies: [
-                "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonService", "PhotonPlugins", "PhotonWire", "PhotonMQTT",
+                "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonService", "PhotonPlugins",
+                "PhotonWire", "PhotonMQTT",
                 "PhotonEmulatorSupport", "PhotonDiscovery",
             ],
             path: "Sources/PhotonCLI"),
@@ -107,7 +108,8 @@ let package = Package(
         // The conformance suite every brand runs against its emulated TV (a library, so a
         // brand in its own package runs it too).
         .target(
-            name: "PhotonConformance", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTesting", "PhotonKit", "PhotonStore"],
+            name: "PhotonConformance",
+            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTesting", "PhotonKit", "PhotonStore"],
             path: "Sources/PhotonConformance"),
 
         // Brand adapters and their emulated TVs.
@@ -121,7 +123,8 @@ let package = Package(
             dependencies: ["LGWebOS", "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
             path: "Plugins/LGWebOSEmulator"),
         .target(name: "AndroidTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AndroidTV"),
-        .target(name: "PhotonEmulatorSupport", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonArguments"], path: "Sources/PhotonEmulatorSupport"),
+        .target(
+            name: "PhotonEmulatorSupport", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonArguments"], path: "Sources/PhotonEmulatorSupport"),
         .target(name: "SamsungTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/SamsungTV"),
         .target(
             name: "SamsungTVEmulator",
@@ -140,7 +143,8 @@ let package = Package(
             ],
             path: "Benchmarks/photon-bench"),
 
-        .target(name: "PhotonTestSupport", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonStore", "PhotonNet"], path: "Tests/PhotonTestSupport"),
+        .target(
+            name: "PhotonTestSupport", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonStore", "PhotonNet"], path: "Tests/PhotonTestSupport"),
         .testTarget(name: "PhotonCoreTests", dependencies: ["PhotonCore", "PhotonTesting"]),
         .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto", "PhotonTestSupport"]),
         .testTarget(

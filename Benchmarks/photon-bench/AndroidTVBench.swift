@@ -1,8 +1,8 @@
 import AndroidTV
 import AndroidTVEmulator
 import Foundation
-import PhotonEmulatorSupport
 import PhotonCore
+import PhotonEmulatorSupport
 import PhotonNet
 import PhotonStore
 
@@ -43,7 +43,8 @@ enum AndroidTVBench {
         let identity = try await store.clientIdentity().clientIdentity
         let context = AdapterContext(connector: NetConnector(), clientIdentity: identity, clientName: "bench", timeout: .seconds(10))
         let flow = AndroidTVAdapter().pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]), context: context)
+            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]), context: context
+        )
         var paired = try await flow.run(responder: CodeFromEmulator(codes: codes))
         paired.device.nickname = "bench-tv"
         try await store.save(paired)

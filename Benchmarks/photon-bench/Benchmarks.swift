@@ -131,7 +131,8 @@ enum Benchmarks {
         let pyBig = try runPython(["ws-throughput", url, String(bigCount), String(bigSize)])
         let pyMBps = (pyBig["bytes"] as? Double ?? 0) / (pyBig["seconds"] as? Double ?? 1) / 1_048_576
         rows.append(
-            "| WebSocket echo throughput, 1 MiB messages | \(String(format: "%.0f MiB/s", wsMBps)) | \(String(format: "%.0f MiB/s", pyMBps)) | \(ratio(wsMBps, pyMBps)) |")
+            "| WebSocket echo throughput, 1 MiB messages | \(String(format: "%.0f MiB/s", wsMBps)) | \(String(format: "%.0f MiB/s", pyMBps)) | \(ratio(wsMBps, pyMBps)) |"
+        )
         await connection.close(code: 1000, reason: "")
 
         // 4. Android TV against the emulator, versus androidtvremote2.

@@ -43,7 +43,9 @@ enum ColdKeyBreakdown {
         lines.append("| **total, spawn → exit** | **\(ms(total))** | |")
         for (phase, ends) in concurrent.sorted(by: { $0.key < $1.key }) {
             lines.append("")
-            lines.append("Meanwhile, on the other core: \(phase.replacingOccurrences(of: " (other core)", with: "")) \(ms(Stats(samples: ends).p50)) after the spawn (p50).")
+            lines.append(
+                "Meanwhile, on the other core: \(phase.replacingOccurrences(of: " (other core)", with: "")) \(ms(Stats(samples: ends).p50)) after the spawn (p50)."
+            )
         }
         sections.withLock { $0.append(lines.joined(separator: "\n")) }
     }

@@ -36,8 +36,11 @@ enum DiscoveryBench {
             }
         }
         let stats = Stats(samples: latencies)
-        rows.append("| Discovery: announcement (daemon done probing) → resolved result (p50 of \(latencies.count)) | \(ms(stats.p50)) | — | goal < 100 ms |")
-        rows.append("| Discovery: registration → resolved result, including mDNS probing (p50) | \(ms(Stats(samples: totals).p50)) | — | RFC 6762 probing ≈ 750 ms |")
+        rows.append(
+            "| Discovery: announcement (daemon done probing) → resolved result (p50 of \(latencies.count)) | \(ms(stats.p50)) | — | goal < 100 ms |")
+        rows.append(
+            "| Discovery: registration → resolved result, including mDNS probing (p50) | \(ms(Stats(samples: totals).p50)) | — | RFC 6762 probing ≈ 750 ms |"
+        )
 
         // Probe: a closed port (refused at once) and a port that accepts but never answers.
         let photon = repositoryRoot.appendingPathComponent(".build/release/photon").path

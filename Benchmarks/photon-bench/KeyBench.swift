@@ -18,9 +18,12 @@ enum KeyBench {
             ours.append(try AndroidTVBench.timeProcess(photon, photonArguments))
             theirs.append(try AndroidTVBench.timeProcess(python, pythonArguments("cold", [])))
         }
-        let coldOurs = Stats(samples: ours), coldTheirs = Stats(samples: theirs)
+        let coldOurs = Stats(samples: ours)
+        let coldTheirs = Stats(samples: theirs)
         try ColdKeyBreakdown.measure(label: label, photon: photon, arguments: photonArguments)
-        rows.append("| \(label): cold `photon key TV home`, process start to exit (p50) | \(ms(coldOurs.p50)) | \(ms(coldTheirs.p50)) | \(ratio(coldTheirs.p50, coldOurs.p50)) |")
+        rows.append(
+            "| \(label): cold `photon key TV home`, process start to exit (p50) | \(ms(coldOurs.p50)) | \(ms(coldTheirs.p50)) | \(ratio(coldTheirs.p50, coldOurs.p50)) |"
+        )
 
         // 2. Warm latency: one key at a time over one session, send → emulator receipt.
         let warmCount = 300
@@ -38,9 +41,14 @@ enum KeyBench {
         let pyWarm = try AndroidTVBench.runJSON(python, pythonArguments("warm", [String(warmCount)]))
         try await receipts.waitFor(before + warmCount)
         let pyLatencies = zip(pyWarm["send_times"] as? [Double] ?? [], receipts.since(before)).map { $1 - $0 }
-        let warmOurs = Stats(samples: latencies), warmTheirs = Stats(samples: pyLatencies)
-        rows.append("| \(label): warm key latency, send → emulator receipt (p50) | \(ms(warmOurs.p50)) | \(ms(warmTheirs.p50)) | \(ratio(warmTheirs.p50, warmOurs.p50)) |")
-        rows.append("| \(label): warm key latency, send → emulator receipt (p99) | \(ms(warmOurs.p99)) | \(ms(warmTheirs.p99)) | \(ratio(warmTheirs.p99, warmOurs.p99)) |")
+        let warmOurs = Stats(samples: latencies)
+        let warmTheirs = Stats(samples: pyLatencies)
+        rows.append(
+            "| \(label): warm key latency, send → emulator receipt (p50) | \(ms(warmOurs.p50)) | \(ms(warmTheirs.p50)) | \(ratio(warmTheirs.p50, warmOurs.p50)) |"
+        )
+        rows.append(
+            "| \(label): warm key latency, send → emulator receipt (p99) | \(ms(warmOurs.p99)) | \(ms(warmTheirs.p99)) | \(ratio(warmTheirs.p99, warmOurs.p99)) |"
+        )
 
         // 3. Throughput: keys back to back over one session, first send → last receipt.
         let burst = 5000
@@ -54,7 +62,9 @@ enum KeyBench {
         let pyBurst = try AndroidTVBench.runJSON(python, pythonArguments("burst", [String(burst)]))
         try await receipts.waitFor(start1 + burst)
         let pyRate = Double(burst) / (receipts.since(start1).last! - (pyBurst["start"] as? Double ?? 0))
-        rows.append("| \(label): sustained keys per second over one session | \(String(format: "%.0f /s", oursRate)) | \(String(format: "%.0f /s", pyRate)) | \(ratio(oursRate, pyRate)) |")
+        rows.append(
+            "| \(label): sustained keys per second over one session | \(String(format: "%.0f /s", oursRate)) | \(String(format: "%.0f /s", pyRate)) | \(ratio(oursRate, pyRate)) |"
+        )
         return rows
     }
 }

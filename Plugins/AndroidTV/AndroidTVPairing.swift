@@ -93,8 +93,10 @@ struct AndroidTVPairingFlow: PairingFlow {
         guard case .secretAck = reply.body else { throw Self.unexpected(reply, during: "the secret") }
 
         let identity = AndroidTVCertificateSubject.parse(commonName: tvCertificate.commonName, subject: tvCertificate.subject)
-        let id = "androidtv-" + (identity.mac.map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
-            ?? String(tvCertificate.fingerprint.compactHex.prefix(12)))
+        let id =
+            "androidtv-"
+            + (identity.mac.map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
+                ?? String(tvCertificate.fingerprint.compactHex.prefix(12)))
         let device = DeviceRecord(
             id: id, nickname: id, brand: AndroidTVAdapter.brandID, host: pairingEndpoint.host, port: remotePort,
             ports: ["pairing": pairingEndpoint.port], name: identity.name, model: identity.name, mac: identity.mac,
@@ -110,7 +112,8 @@ struct AndroidTVPairingFlow: PairingFlow {
                 .pairingRefused, "the TV rejected the code, try again",
                 hint: "run `photon pair` again and type the new code the TV shows")
         case PoloMessage.Status.badConfiguration.rawValue:
-            throw PhotonError(.pairingRefused, "the TV refused the pairing configuration (status 401) during \(step)",
+            throw PhotonError(
+                .pairingRefused, "the TV refused the pairing configuration (status 401) during \(step)",
                 hint: "this TV may need an update of its Android TV Remote Service")
         default:
             throw PhotonError(

@@ -136,13 +136,17 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
     static func pairAgain(_ device: DeviceRecord, detail: String) -> PhotonError {
         PhotonError(
             .authenticationRefused, "\(device.nickname) no longer accepts this client (\(detail))",
-            hint: "pair again with `photon pair \(device.host)`; if that loops, clear the storage of the TV's Android TV Remote Service app and restart the TV")
+            hint:
+                "pair again with `photon pair \(device.host)`; if that loops, clear the storage of the TV's Android TV Remote Service app and restart the TV"
+        )
     }
 
     private func start() {
         if let info = tvInfo {
-            continuation.yield(.deviceInfo(model: info.model.isEmpty ? nil : info.model, vendor: info.vendor.isEmpty ? nil : info.vendor,
-                version: info.appVersion.isEmpty ? nil : info.appVersion))
+            continuation.yield(
+                .deviceInfo(
+                    model: info.model.isEmpty ? nil : info.model, vendor: info.vendor.isEmpty ? nil : info.vendor,
+                    version: info.appVersion.isEmpty ? nil : info.appVersion))
         }
         // The reader prefers the stream's executor (the event loop's thread for sockets):
         // a ping is read and answered where its readiness is seen, with no thread woken.
@@ -274,7 +278,8 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
                 hint: "update the TV's Android TV Remote Service")
         case .voice: return PhotonError.unsupported("this TV does not offer voice input to remote apps")
         case .search:
-            return PhotonError.unsupported("Android TV Remote v2 has no search request", hint: "use `photon voice`, or `photon key TV search` then `photon text`")
+            return PhotonError.unsupported(
+                "Android TV Remote v2 has no search request", hint: "use `photon voice`, or `photon key TV search` then `photon text`")
         case .volumeSet: return PhotonError.unsupported("Android TV Remote v2 takes volume steps only", hint: "use `photon volume TV up` or `down`")
         case .inputList:
             return PhotonError.unsupported(

@@ -14,7 +14,8 @@ public enum PairingSecret {
     ) throws -> [UInt8] {
         let normalized = try CodeAlphabet.hexadecimal.validate(code, length: 6)
         let bytes = try Hex.decode(normalized)
-        let input = minimal(clientModulus) + minimal(clientExponent) + minimal(serverModulus) + minimal(serverExponent)
+        let input =
+            minimal(clientModulus) + minimal(clientExponent) + minimal(serverModulus) + minimal(serverExponent)
             + bytes[1...2]
         let alpha = Digest.sha256(input)
         guard alpha[0] == bytes[0] else {

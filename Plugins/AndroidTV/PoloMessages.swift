@@ -29,7 +29,11 @@ public struct PoloMessage: Sendable, Hashable {
         public static let hexadecimal6 = Encoding(type: 3, symbolLength: 6)
     }
 
-    public enum Role: UInt64, Sendable { case unknown = 0, input = 1, output = 2 }
+    public enum Role: UInt64, Sendable {
+        case unknown = 0
+        case input = 1
+        case output = 2
+    }
 
     public var protocolVersion: UInt64 = 2
     public var status: UInt64 = Status.ok.rawValue
@@ -98,7 +102,8 @@ public struct PoloMessage: Sendable, Hashable {
             case 2: status = try value.uint
             case 10:
                 var r = ProtoReader(try value.bytes)
-                var service = "", client = ""
+                var service = ""
+                var client = ""
                 while let (f, v) = try r.next() {
                     if f == 1 { service = try v.string } else if f == 2 { client = try v.string }
                 }
@@ -110,7 +115,8 @@ public struct PoloMessage: Sendable, Hashable {
                 body = .pairingRequestAck(serverName: name)
             case 20:
                 var r = ProtoReader(try value.bytes)
-                var inputs: [Encoding] = [], outputs: [Encoding] = []
+                var inputs: [Encoding] = []
+                var outputs: [Encoding] = []
                 var role = Role.unknown
                 while let (f, v) = try r.next() {
                     switch f {

@@ -129,7 +129,8 @@ public enum RemoteMessage: Sendable, Hashable {
                 }
                 result = .error(value: code, echoed: echoed)
             case 8:
-                var v1: Int32 = 0, v2: Int32 = 0
+                var v1: Int32 = 0
+                var v2: Int32 = 0
                 while let (f, v) = try r.next() {
                     if f == 1 { v1 = try v.int32 } else if f == 2 { v2 = try v.int32 }
                 }
@@ -146,7 +147,8 @@ public enum RemoteMessage: Sendable, Hashable {
                 }
                 result = .keyInject(code: code, direction: direction)
             case 20:
-                var package: String?, label: String?
+                var package: String?
+                var label: String?
                 while let (f, v) = try r.next() {
                     guard f == 1 else { continue }
                     var app = ProtoReader(try v.bytes)
@@ -156,7 +158,8 @@ public enum RemoteMessage: Sendable, Hashable {
                 }
                 result = .imeKeyInject(appPackage: package, label: label)
             case 21:
-                var ime: Int32 = 0, fieldCounter: Int32 = 0
+                var ime: Int32 = 0
+                var fieldCounter: Int32 = 0
                 var text: String?
                 while let (f, v) = try r.next() {
                     switch f {
@@ -223,7 +226,10 @@ public enum RemoteMessage: Sendable, Hashable {
 }
 
 public enum RemoteKeyDirection: UInt64, Sendable, Hashable {
-    case unknown = 0, startLong = 1, endLong = 2, short = 3
+    case unknown = 0
+    case startLong = 1
+    case endLong = 2
+    case short = 3
 
     public var name: String {
         switch self {

@@ -1,8 +1,8 @@
 import AndroidTV
 import Foundation
-import PhotonEmulatorSupport
 import PhotonCore
 import PhotonCrypto
+import PhotonEmulatorSupport
 import PhotonNet
 
 /// An Android TV that speaks both ports of the Remote v2 protocol for real over TLS, for
@@ -76,9 +76,11 @@ public final class EmulatedAndroidTV: Sendable {
         onEvent(
             EmulatorEvent(
                 "ready",
-                [("brand", .string("androidtv")), ("host", .string(configuration.host)), ("port", .int(Int(tv.remotePort))),
-                 ("pairing_port", .int(Int(tv.pairingPort))), ("fingerprint", .string(tv.fingerprint.description)),
-                 ("name", .string(configuration.name)), ("mac", .string(configuration.mac))]))
+                [
+                    ("brand", .string("androidtv")), ("host", .string(configuration.host)), ("port", .int(Int(tv.remotePort))),
+                    ("pairing_port", .int(Int(tv.pairingPort))), ("fingerprint", .string(tv.fingerprint.description)),
+                    ("name", .string(configuration.name)), ("mac", .string(configuration.mac)),
+                ]))
         return tv
     }
 
@@ -142,7 +144,8 @@ public final class EmulatedAndroidTV: Sendable {
         }
         let remote = try TLSListener(
             host: configuration.host, port: boundRemote != 0 ? boundRemote : configuration.remotePort, configuration: remoteConfig)
-        let wantedPairing = boundPairing != 0
+        let wantedPairing =
+            boundPairing != 0
             ? boundPairing : (configuration.pairingPort ?? (configuration.remotePort == 0 ? 0 : configuration.remotePort + 1))
         let pairing: TLSListener
         do {

@@ -1,8 +1,8 @@
 import AndroidTV
 import Foundation
-import PhotonEmulatorSupport
 import PhotonCore
 import PhotonCrypto
+import PhotonEmulatorSupport
 import PhotonNet
 
 extension EmulatedAndroidTV {
@@ -51,8 +51,9 @@ extension EmulatedAndroidTV {
                     state.withLock { _ = $0.paired.insert(client.fingerprint.compactHex) }
                     savePaired()
                     try await reply(.secretAck(alpha))
-                    emit(EmulatorEvent(
-                        "paired", [("client", .string(clientName)), ("fingerprint", .string(client.fingerprint.description))]))
+                    emit(
+                        EmulatorEvent(
+                            "paired", [("client", .string(clientName)), ("fingerprint", .string(client.fingerprint.description))]))
                     return
                 default:
                     try await reply(.none, status: .error)

@@ -1,7 +1,7 @@
 import AndroidTV
 import Foundation
-import PhotonEmulatorSupport
 import PhotonCore
+import PhotonEmulatorSupport
 import PhotonNet
 
 extension EmulatedAndroidTV {
@@ -71,8 +71,10 @@ extension EmulatedAndroidTV {
                         emit(EmulatorEvent("client_rejected", [("reason", .string("key refused: KEY feature off"))]))
                         continue
                     }
-                    emit(EmulatorEvent(
-                        "key", [("key", .string(AndroidKeyCodes.name(of: code))), ("code", .int(Int(code))), ("direction", .string(direction.name))]))
+                    emit(
+                        EmulatorEvent(
+                            "key",
+                            [("key", .string(AndroidKeyCodes.name(of: code))), ("code", .int(Int(code))), ("direction", .string(direction.name))]))
                     // A TV with inputs switches on the TV_INPUT keys.
                     if direction != .endLong, let input = Self.inputs[code] { emit(EmulatorEvent("input", [("input", .string(input))])) }
                     try await react(toKey: code, direction: direction, framed: framed, active: active)

@@ -12,7 +12,6 @@ enum LGHandshake {
         var modelName: String?
     }
 
-
     static func greet(_ stream: any MessageStream, timeout: Duration, log: PhotonLog) async throws -> Greeting {
         let end = ContinuousClock.now + timeout
         try await stream.send(.text(SSAPRequest.hello))
@@ -46,7 +45,8 @@ enum LGHandshake {
             } catch let error as PhotonError where error.code == .timeout && prompting {
                 throw PhotonError(
                     .timeout, "nobody accepted Photon on the TV within \(Int(accept.seconds)) s",
-                    hint: "run `photon pair` again and accept the prompt on the TV's screen in time (it has to show the TV picture, not be in standby)")
+                    hint:
+                        "run `photon pair` again and accept the prompt on the TV's screen in time (it has to show the TV picture, not be in standby)")
             }
             switch reply.kind {
             case .registered:
@@ -56,7 +56,9 @@ enum LGHandshake {
                 return key
             case .response where reply.payload["pairingType"]?.stringValue != nil:
                 if clientKey != nil {
-                    throw PhotonError(.authenticationRefused, "the TV no longer accepts the stored client key (it asks to pair again)", hint: LGErrors.stalePairingHint)
+                    throw PhotonError(
+                        .authenticationRefused, "the TV no longer accepts the stored client key (it asks to pair again)",
+                        hint: LGErrors.stalePairingHint)
                 }
                 guard !prompting else { continue }
                 prompting = true
@@ -98,7 +100,9 @@ enum LGHandshake {
     ) async throws -> SSAPMessage {
         while true {
             let remaining = end - ContinuousClock.now
-            guard remaining > .zero else { throw PhotonError(.timeout, "the TV did not send \(what) in time", hint: "is this an LG webOS TV, and is it on?") }
+            guard remaining > .zero else {
+                throw PhotonError(.timeout, "the TV did not send \(what) in time", hint: "is this an LG webOS TV, and is it on?")
+            }
             let frame: WebSocketMessage?
             do {
                 frame = try await stream.receive(timeout: remaining)

@@ -38,7 +38,9 @@ public enum LGKeys {
         case .raw(let text):
             let name = text.uppercased()
             guard LGPointer.isButtonName(name) else {
-                throw PhotonError(.usage, "'\(Redaction.sanitize(text, limit: 40))' is not an LG button name", hint: "names look like NETFLIX, 3D_MODE, ASPECT_RATIO")
+                throw PhotonError(
+                    .usage, "'\(Redaction.sanitize(text, limit: 40))' is not an LG button name",
+                    hint: "names look like NETFLIX, 3D_MODE, ASPECT_RATIO")
             }
             guard !forbidden.contains(name) else {
                 throw PhotonError(.unsupported, "\(name) opens the TV's service menu; Photon never sends it")

@@ -24,7 +24,8 @@ struct LGPairingFlow: PairingFlow {
         }
     }
 
-    private func register(_ channel: any MessageStream, session: SSAPChannel, pin: CertificateFingerprint?, responder: any PairingResponder) async throws
+    private func register(_ channel: any MessageStream, session: SSAPChannel, pin: CertificateFingerprint?, responder: any PairingResponder)
+        async throws
         -> PairedTV
     {
         let greeting = try await LGHandshake.greet(channel, timeout: context.timeout, log: context.log)
@@ -33,7 +34,8 @@ struct LGPairingFlow: PairingFlow {
                 "this LG TV pairs only by \(greeting.hello.pairingTypes.joined(separator: ", ")), and Photon pairs by accepting a prompt")
         }
         let acceptTimeout = acceptTimeout
-        let note = pin == nil
+        let note =
+            pin == nil
             ? ""
             : " The pinned certificate proves that the same certificate answers next time, not that this is your TV: LG TVs are reported to share one."
         let key = try await LGHandshake.register(
@@ -46,7 +48,8 @@ struct LGPairingFlow: PairingFlow {
         session.start { _ in }
         let macs = (try? await session.request("com.webos.service.connectionmanager/getinfo", timeout: context.timeout)).map(LGState.macs) ?? []
         let host = endpoint.host
-        let idPart = greeting.hello.deviceUUID.flatMap(LGWebOSAdapter.deviceID(uuid:)).map { String($0.dropFirst(3)) }
+        let idPart =
+            greeting.hello.deviceUUID.flatMap(LGWebOSAdapter.deviceID(uuid:)).map { String($0.dropFirst(3)) }
             ?? macs.first.map { $0.replacingOccurrences(of: ":", with: "").lowercased() } ?? DeviceRecord.idPart(fromHost: host)
         var device = DeviceRecord(
             id: "lg-" + idPart, nickname: "lg-" + idPart, brand: LGWebOSAdapter.brandID, host: host,
@@ -74,7 +77,13 @@ struct LGPairingFlow: PairingFlow {
                     throw error
                 }
                 await probe.close()
-                return (try await plainStream(plain, responder: responder, reason: "The TV does not answer TLS on \(endpoint) (\(error.message)), but its plain WebSocket port \(plainPort) is open: a webOS TV from before 2018?"), nil)
+                return (
+                    try await plainStream(
+                        plain, responder: responder,
+                        reason:
+                            "The TV does not answer TLS on \(endpoint) (\(error.message)), but its plain WebSocket port \(plainPort) is open: a webOS TV from before 2018?"
+                    ), nil
+                )
             }
             let pin = try await responder.requireTrust(in: stream)
             do {
@@ -86,7 +95,9 @@ struct LGPairingFlow: PairingFlow {
                 throw error
             }
         }
-        return (try await plainStream(plain, responder: responder, reason: "\(plain) is the TV's plain WebSocket port: nothing there is encrypted."), nil)
+        return (
+            try await plainStream(plain, responder: responder, reason: "\(plain) is the TV's plain WebSocket port: nothing there is encrypted."), nil
+        )
     }
 
     private func plainStream(_ plain: Endpoint, responder: any PairingResponder, reason: String) async throws -> any MessageStream {

@@ -51,7 +51,8 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
             }
             security = .tls(TLSClientOptions(trust: .pinned(pin)))
         }
-        let stream = try await context.connector.openMessageStream(LGWebOSAdapter.mainSocket(device.endpoint, security: security), timeout: context.timeout)
+        let stream = try await context.connector.openMessageStream(
+            LGWebOSAdapter.mainSocket(device.endpoint, security: security), timeout: context.timeout)
         let greeting: LGHandshake.Greeting
         do {
             greeting = try await LGHandshake.greet(stream, timeout: context.timeout, log: context.log)
@@ -64,7 +65,8 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
             await stream.close(code: 1000, reason: "")
             throw error
         }
-        let session = LGSession(device: device, context: context, keepAlive: keepAlive, main: SSAPChannel(stream: stream, log: context.log), security: security)
+        let session = LGSession(
+            device: device, context: context, keepAlive: keepAlive, main: SSAPChannel(stream: stream, log: context.log), security: security)
         session.start(greeting)
         return session
     }
@@ -78,13 +80,17 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
         // does not need.
         started.append(Task { [weak self] in await self?.subscribe() })
         if keepAlive > .zero {
-            started.append(Task { [weak self] in
-                guard let self else { return }
-                guard await KeepAlive.watch(self.main.stream, interval: self.keepAlive, label: "lg", log: self.context.log, isClosed: { [state] in state.withLock { $0.closed } })
-                else { return }
-                self.finish(KeepAlive.silentPeer(after: self.keepAlive))
-                await self.main.close()
-            })
+            started.append(
+                Task { [weak self] in
+                    guard let self else { return }
+                    guard
+                        await KeepAlive.watch(
+                            self.main.stream, interval: self.keepAlive, label: "lg", log: self.context.log,
+                            isClosed: { [state] in state.withLock { $0.closed } })
+                    else { return }
+                    self.finish(KeepAlive.silentPeer(after: self.keepAlive))
+                    await self.main.close()
+                })
         }
         tasks.withLock { $0 = started }
     }
@@ -203,7 +209,10 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
             if let open = self.pointer.withLock({ $0 }) { return open }
             // The TLS handshake to the TV's port runs while the TV answers the request for
             // the path: the socket is almost always on the main port.
-            let connector = self.context.connector, endpoint = self.device.endpoint, security = self.security, timeout = self.context.timeout
+            let connector = self.context.connector
+            let endpoint = self.device.endpoint
+            let security = self.security
+            let timeout = self.context.timeout
             let early = Task { try await connector.openByteStream(to: endpoint, security: security, timeout: timeout) }
             let socket: (secure: Bool, port: UInt16?, path: String)
             do {
@@ -211,7 +220,8 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
                 socket = try LGState.pointerSocket(reply)
                 guard socket.secure == security.isTLS else {
                     throw PhotonError(
-                        .protocolViolation, "the TV offered a \(socket.secure ? "TLS" : "plain") pointer socket on a \(security.isTLS ? "TLS" : "plain") session",
+                        .protocolViolation,
+                        "the TV offered a \(socket.secure ? "TLS" : "plain") pointer socket on a \(security.isTLS ? "TLS" : "plain") session",
                         hint: "Photon does not downgrade a session's security; check for something between you and the TV")
                 }
             } catch {
@@ -224,7 +234,8 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
                 await unused.close()
                 stream = nil
             }
-            let request = MessageStreamRequest(endpoint: target, target: socket.path, security: security, maxMessageSize: SSAPMessage.maximumPointerSize)
+            let request = MessageStreamRequest(
+                endpoint: target, target: socket.path, security: security, maxMessageSize: SSAPMessage.maximumPointerSize)
             let channel: any MessageStream
             if let stream {
                 do {
@@ -354,7 +365,9 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
             do {
                 _ = try await request("system.launcher/launch", .object([("id", .string(app))]))
             } catch let error as PhotonError where error.code == .protocolViolation {
-                throw PhotonError(.notFound, "the TV could not launch '\(Redaction.sanitize(app))' (\(error.message))", hint: "list the TV's app ids with `photon apps`")
+                throw PhotonError(
+                    .notFound, "the TV could not launch '\(Redaction.sanitize(app))' (\(error.message))",
+                    hint: "list the TV's app ids with `photon apps`")
             }
         }
     }

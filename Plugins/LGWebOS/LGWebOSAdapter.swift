@@ -46,7 +46,8 @@ public struct LGWebOSAdapter: TVAdapter {
             secretNames: [Self.clientKeySecret]),
         capabilities: Self.maximumCapabilities, keyTable: LGKeys.keyTable,
         help: .init(
-            pairing: "LG shows a prompt: accept it on the TV within 60 s; its client key is kept in the secret store (never printed). Every LG TV is reported to carry the same certificate, so the pin proves that the same certificate answers, not that it is your TV. TVs without TLS (before 2018) pair over plain WebSocket only with --allow-unencrypted.",
+            pairing:
+                "LG shows a prompt: accept it on the TV within 60 s; its client key is kept in the secret store (never printed). Every LG TV is reported to carry the same certificate, so the pin proves that the same certificate answers, not that it is your TV. TVs without TLS (before 2018) pair over plain WebSocket only with --allow-unencrypted.",
             probe: "LG: the SSAP hello on port 3001 (TLS), or 3000 for old TVs.",
             launch: "LG takes app ids (youtube.leanback.v4, netflix) or an https:// link, opened in the browser.",
             exampleApp: "youtube.leanback.v4"),
@@ -120,7 +121,9 @@ public struct LGWebOSAdapter: TVAdapter {
         throw PhotonError(
             .pinMismatch,
             "another LG TV answers at \(device.endpoint) (it reports \(id), not \(Redaction.sanitize(device.id)) paired as \(Redaction.sanitize(device.nickname))); its client key was not sent",
-            hint: "LG TVs can share one certificate, so Photon checks the TV's id too; if the TV was replaced, pair again: photon pair \(device.host) --brand lg --replace")
+            hint:
+                "LG TVs can share one certificate, so Photon checks the TV's id too; if the TV was replaced, pair again: photon pair \(device.host) --brand lg --replace"
+        )
     }
 
     static func deviceID(uuid: String) -> String? {

@@ -51,7 +51,8 @@ final class SSAPChannel: Sendable {
                 }
             }
             let code = await stream.closeCode
-            return code == 1000 || code == 1001 ? nil : PhotonError(.connectionClosed, "the TV closed the connection (code \(code.map(String.init) ?? "none"))")
+            return code == 1000 || code == 1001
+                ? nil : PhotonError(.connectionClosed, "the TV closed the connection (code \(code.map(String.init) ?? "none"))")
         } catch {
             await stream.close(code: 1002, reason: "")
             return PhotonError.wrap(error)

@@ -87,9 +87,12 @@ public enum SSAPRequest {
         ])
         return JSONValue.object([
             ("type", "register"), ("id", .string(id)),
-            ("payload", .object([
-                ("forcePairing", false), ("pairingType", "PROMPT"), ("client-key", .optional(clientKey)), ("manifest", manifest),
-            ])),
+            (
+                "payload",
+                .object([
+                    ("forcePairing", false), ("pairingType", "PROMPT"), ("client-key", .optional(clientKey)), ("manifest", manifest),
+                ])
+            ),
         ]).encoded
     }
 }
@@ -258,7 +261,8 @@ public enum LGPointer {
     /// could inject lines into the frame.
     public static func button(_ name: String) throws -> String {
         guard isButtonName(name) else {
-            throw PhotonError(.usage, "'\(Redaction.sanitize(name, limit: 40))' is not an LG button name", hint: "button names are like HOME, ENTER, 3D_MODE")
+            throw PhotonError(
+                .usage, "'\(Redaction.sanitize(name, limit: 40))' is not an LG button name", hint: "button names are like HOME, ENTER, 3D_MODE")
         }
         return "type:button\nname:\(name)\n\n"
     }

@@ -106,20 +106,24 @@ public final class EmulatedLGTV: Sendable {
         let identity = try loadOrMakeIdentity(configuration)
         let tv = EmulatedLGTV(configuration: configuration, identity: identity, emit: onEvent)
         try tv.listen()
-        onEvent(EmulatorEvent("ready", [
-            ("brand", .string(LGWebOSAdapter.brandID)), ("host", .string(configuration.host)), ("port", .int(Int(tv.port ?? 0))),
-            ("plain_port", .int(Int(tv.plainPort ?? 0))), ("fingerprint", .string(tv.fingerprint.description)),
-            ("name", .string(configuration.name)), ("mac", .string(configuration.mac)),
-        ]))
+        onEvent(
+            EmulatorEvent(
+                "ready",
+                [
+                    ("brand", .string(LGWebOSAdapter.brandID)), ("host", .string(configuration.host)), ("port", .int(Int(tv.port ?? 0))),
+                    ("plain_port", .int(Int(tv.plainPort ?? 0))), ("fingerprint", .string(tv.fingerprint.description)),
+                    ("name", .string(configuration.name)), ("mac", .string(configuration.mac)),
+                ]))
         return tv
     }
 
     private init(configuration: Configuration, identity: ClientIdentity, emit: @escaping @Sendable (EmulatorEvent) -> Void) {
         self.configuration = configuration
         let keys = EmulatorIssuedSecrets.load("client-keys.txt", in: configuration.stateDirectory)
-        state = Locked(State(
-            keys: keys, identity: identity, certificate: try! identity.certificateInfo(), misbehaviour: configuration.misbehaviour,
-            powerState: configuration.powerState))
+        state = Locked(
+            State(
+                keys: keys, identity: identity, certificate: try! identity.certificateInfo(), misbehaviour: configuration.misbehaviour,
+                powerState: configuration.powerState))
         self.emit = emit
     }
 
@@ -151,30 +155,32 @@ public final class EmulatedLGTV: Sendable {
                     configuration: TLSServerConfiguration(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM))
                 listeners.append(tls)
                 tlsPort = tls.port
-                tasks.append(Task {
-                    await withTaskGroup(of: Void.self) { group in
-                        while let pending = try? await tls.acceptPending() {
-                            group.addTask {
-                                guard let stream = try? await pending.handshake() else { return }
-                                await self.serve(stream, secure: true)
+                tasks.append(
+                    Task {
+                        await withTaskGroup(of: Void.self) { group in
+                            while let pending = try? await tls.acceptPending() {
+                                group.addTask {
+                                    guard let stream = try? await pending.handshake() else { return }
+                                    await self.serve(stream, secure: true)
+                                }
                             }
+                            group.cancelAll()
                         }
-                        group.cancelAll()
-                    }
-                })
+                    })
             }
             if let wanted = configuration.plainPort {
                 let plain = try TCPListener(host: configuration.host, port: boundPlain ?? wanted)
                 listeners.append(plain)
                 plainPort = plain.port
-                tasks.append(Task {
-                    await withTaskGroup(of: Void.self) { group in
-                        while let stream = try? await plain.accept() {
-                            group.addTask { await self.serve(stream, secure: false) }
+                tasks.append(
+                    Task {
+                        await withTaskGroup(of: Void.self) { group in
+                            while let stream = try? await plain.accept() {
+                                group.addTask { await self.serve(stream, secure: false) }
+                            }
+                            group.cancelAll()
                         }
-                        group.cancelAll()
-                    }
-                })
+                    })
             }
         } catch {
             for l in listeners {

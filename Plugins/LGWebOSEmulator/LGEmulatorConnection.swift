@@ -13,7 +13,8 @@ extension EmulatedLGTV {
         guard let request = try? await HTTPServerRequest.read(from: stream, maxBody: 4096, timeout: .seconds(10)) else { return }
         guard request.isWebSocketUpgrade else {
             // What webOS answers a browser on these ports.
-            try? await request.respond(status: 200, reason: "OK", headers: ["Content-Type": "text/plain", "Connection": "close"], body: Array("Hello world".utf8))
+            try? await request.respond(
+                status: 200, reason: "OK", headers: ["Content-Type": "text/plain", "Connection": "close"], body: Array("Hello world".utf8))
             return
         }
         if configuration.rejectOrigin, request.head["Origin"] != nil {
@@ -76,14 +77,19 @@ extension EmulatedLGTV {
         switch json["type"]?.stringValue ?? "" {
         case "hello":
             emit(EmulatorEvent("hello"))
-            try await send(client, .object([
-                ("type", "hello"),
-                ("payload", .object([
-                    ("protocolVersion", 1), ("deviceType", "tv"), ("deviceOS", "webOS"), ("deviceOSVersion", "4.1.0"),
-                    ("deviceOSReleaseVersion", .string(configuration.osRelease)), ("deviceUUID", .string(configuration.uuid)),
-                    ("pairingTypes", .array(configuration.pairingTypes.map { .string($0) })),
-                ])),
-            ]))
+            try await send(
+                client,
+                .object([
+                    ("type", "hello"),
+                    (
+                        "payload",
+                        .object([
+                            ("protocolVersion", 1), ("deviceType", "tv"), ("deviceOS", "webOS"), ("deviceOSVersion", "4.1.0"),
+                            ("deviceOSReleaseVersion", .string(configuration.osRelease)), ("deviceUUID", .string(configuration.uuid)),
+                            ("pairingTypes", .array(configuration.pairingTypes.map { .string($0) })),
+                        ])
+                    ),
+                ]))
         case "register":
             emit(EmulatorEvent("register_received", [("with_key", .bool(json["payload"]?["client-key"] != nil))]))
             try await register(json["payload"] ?? .object([]), id: id, client)
@@ -126,9 +132,11 @@ extension EmulatedLGTV {
             return
         }
         emit(EmulatorEvent("prompt", [("signed", .bool(signed))]))
-        try await send(client, .object([
-            ("type", "response"), ("id", id), ("payload", .object([("pairingType", "PROMPT"), ("returnValue", true)])),
-        ]))
+        try await send(
+            client,
+            .object([
+                ("type", "response"), ("id", id), ("payload", .object([("pairingType", "PROMPT"), ("returnValue", true)])),
+            ]))
         // The user answers while the socket keeps being read (pings are answered).
         let answer = state.withLock { $0.acceptOverride } ?? configuration.accept
         Task {
@@ -181,7 +189,9 @@ extension EmulatedLGTV {
                 emit(EmulatorEvent("key", [("key", .string(name))]))
                 await pressed(name)
             case let type?:
-                emit(EmulatorEvent("pointer", [("type", .string(type)), ("dx", .int(Int(fields["dx"] ?? "") ?? 0)), ("dy", .int(Int(fields["dy"] ?? "") ?? 0))]))
+                emit(
+                    EmulatorEvent(
+                        "pointer", [("type", .string(type)), ("dx", .int(Int(fields["dx"] ?? "") ?? 0)), ("dy", .int(Int(fields["dy"] ?? "") ?? 0))]))
             case nil:
                 break
             }

@@ -20,12 +20,14 @@ public struct LGEmulatorPlugin: TVEmulator {
             OptionSpec("plain", type: .choice(["true", "false"]), help: "whether it has a plain port (false: 2023+ firmware)"),
             OptionSpec("accept", type: .choice(["auto", "deny", "timeout"]), help: "the user's answer to the prompt (default auto)"),
             OptionSpec("accept-delay", type: .seconds(0...3600), help: "seconds before that answer"),
-            OptionSpec("prompt-timeout", type: .seconds(0.01...3600), help: "seconds before an unanswered prompt ends with 403 cancelled (default 120)"),
+            OptionSpec(
+                "prompt-timeout", type: .seconds(0.01...3600), help: "seconds before an unanswered prompt ends with 403 cancelled (default 120)"),
             OptionSpec("blacklist-signed", type: .choice(["true", "false"]), help: "refuse signed manifests as 2026 firmware does (default true)"),
             OptionSpec("withhold", type: .text, help: "permissions never granted, comma-separated (CONTROL_INPUT_TEXT,…)"),
             OptionSpec("power", type: .choice(["Active", "Active Standby", "Screen Off"]), help: "the power state it reports (default Active)"),
             OptionSpec("channels", type: .integer(0...20_000), help: "how many channels its channel list has (default 3)"),
-            OptionSpec("misbehave", type: .choice(["none", "silent", "noisy"]), help: "stop answering (no pongs either), or send noise before every answer"),
+            OptionSpec(
+                "misbehave", type: .choice(["none", "silent", "noisy"]), help: "stop answering (no pongs either), or send noise before every answer"),
         ]
     }
     public var portOptions: [String: String] { ["port": "wss", "plain-port": "ws"] }
@@ -42,7 +44,9 @@ public struct LGEmulatorPlugin: TVEmulator {
         c.acceptDelay = settings.seconds("accept-delay") ?? c.acceptDelay
         c.promptTimeout = settings.seconds("prompt-timeout") ?? c.promptTimeout
         if let blacklist = settings.text("blacklist-signed") { c.blacklistSigned = blacklist != "false" }
-        if let withheld = settings.text("withhold") { c.withheld = Set(withheld.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }) }
+        if let withheld = settings.text("withhold") {
+            c.withheld = Set(withheld.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() })
+        }
         c.powerState = settings.text("power") ?? c.powerState
         c.channelCount = settings.integer("channels") ?? c.channelCount
         if let m = settings.text("misbehave").flatMap(EmulatedLGTV.Misbehaviour.init(rawValue:)) { c.misbehaviour = m }

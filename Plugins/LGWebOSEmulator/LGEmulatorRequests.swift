@@ -118,33 +118,59 @@ extension EmulatedLGTV {
         case "audio/getVolume":
             return .success([
                 ("callerId", "com.webos.service.apiadapter"),
-                ("volumeStatus", .object([
-                    ("activeStatus", true), ("adjustVolume", true), ("maxVolume", 100), ("muteStatus", .bool(s.muted)),
-                    ("volume", .int(s.volume)), ("mode", "normal"), ("soundOutput", "tv_speaker"),
-                ])),
+                (
+                    "volumeStatus",
+                    .object([
+                        ("activeStatus", true), ("adjustVolume", true), ("maxVolume", 100), ("muteStatus", .bool(s.muted)),
+                        ("volume", .int(s.volume)), ("mode", "normal"), ("soundOutput", "tv_speaker"),
+                    ])
+                ),
             ])
         case "audio/getStatus":
             return .success([("mute", .bool(s.muted)), ("volume", .int(s.volume)), ("scenario", "mastervolume_tv_speaker")])
         case "com.webos.applicationManager/listLaunchPoints":
             return .success([("launchPoints", .array(Self.apps.map { .object([("id", .string($0.0)), ("title", .string($0.1)), ("icon", "")]) }))])
         case "tv/getExternalInputList":
-            return .success([("devices", .array(Self.inputs.enumerated().map { n, input in .object([
-                ("id", .string(input.id)), ("label", .string(input.label)), ("port", .int(n + 1)), ("connected", .bool(n == 1)),
-                ("appId", .string(input.app)), ("favorite", false),
-            ]) }))])
+            return .success([
+                (
+                    "devices",
+                    .array(
+                        Self.inputs.enumerated().map { n, input in
+                            .object([
+                                ("id", .string(input.id)), ("label", .string(input.label)), ("port", .int(n + 1)), ("connected", .bool(n == 1)),
+                                ("appId", .string(input.app)), ("favorite", false),
+                            ])
+                        })
+                )
+            ])
         case "com.webos.service.apiadapter/audio/getSoundOutput":
             return .success([("soundOutput", "tv_speaker")])
         case "com.webos.media/getForegroundAppInfo":
-            return .success([("foregroundAppInfo", .array([.object([
-                ("appId", .string(s.app)), ("playState", .string(s.playState)), ("type", "media"), ("mediaId", "_photon1"), ("windowId", "_Window_Id_1"),
-            ])]))])
+            return .success([
+                (
+                    "foregroundAppInfo",
+                    .array([
+                        .object([
+                            ("appId", .string(s.app)), ("playState", .string(s.playState)), ("type", "media"), ("mediaId", "_photon1"),
+                            ("windowId", "_Window_Id_1"),
+                        ])
+                    ])
+                )
+            ])
         case "tv/getChannelList":
             return .success([
                 ("channelListCount", .int(configuration.channelCount)),
-                ("channelList", .array((0..<configuration.channelCount).map { n in
-                    let channel = Self.channel(n)
-                    return .object([("channelId", .string(channel.id)), ("channelName", .string(channel.name)), ("channelNumber", .string(channel.number))])
-                })),
+                (
+                    "channelList",
+                    .array(
+                        (0..<configuration.channelCount).map { n in
+                            let channel = Self.channel(n)
+                            return .object([
+                                ("channelId", .string(channel.id)), ("channelName", .string(channel.name)),
+                                ("channelNumber", .string(channel.number)),
+                            ])
+                        })
+                ),
             ])
         case "tv/getCurrentChannel":
             guard s.app == "com.webos.app.livetv" else { return .failure(ServiceError(message: "500 Application error")) }

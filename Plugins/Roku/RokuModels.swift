@@ -38,10 +38,12 @@ public struct RokuDeviceInfo: Sendable, Equatable {
             serial.utf8.allSatisfy(\.isASCIIAlphanumeric)
         else { throw PhotonError(.protocolViolation, "the Roku's device-info has no usable serial number") }
         let vendor = text("vendor-name") ?? "Roku"
-        let name = text("user-device-name") ?? text("friendly-device-name") ?? text("default-device-name")
+        let name =
+            text("user-device-name") ?? text("friendly-device-name") ?? text("default-device-name")
             ?? [vendor, text("model-name") ?? ""].joined(separator: " ").trimmingSpaces
         let ethernet = root.value("network-type") == "ethernet"
-        let mac = (ethernet ? root.value("ethernet-mac") : root.value("wifi-mac")).flatMap(MACAddress.normalized)
+        let mac =
+            (ethernet ? root.value("ethernet-mac") : root.value("wifi-mac")).flatMap(MACAddress.normalized)
             ?? root.value("ethernet-mac").flatMap(MACAddress.normalized) ?? root.value("wifi-mac").flatMap(MACAddress.normalized)
         return RokuDeviceInfo(
             serial: serial, name: name, model: text("model-name"), vendor: vendor, powerMode: text("power-mode", limit: 32), mac: mac,
@@ -59,13 +61,17 @@ public struct RokuApp: Sendable, Equatable {
     public static func active(_ body: [UInt8]) throws -> RokuApp? {
         let root = try XMLTree.parse(body)
         guard root.name == "active-app" else { throw PhotonError(.protocolViolation, "the answer to active-app is not an <active-app>") }
-        return root[child: "app"].map { RokuApp(id: $0.attributes["id"].map { Redaction.sanitize($0, limit: 64) }, name: Redaction.sanitize($0.text, limit: 128)) }
+        return root[child: "app"].map {
+            RokuApp(id: $0.attributes["id"].map { Redaction.sanitize($0, limit: 64) }, name: Redaction.sanitize($0.text, limit: 128))
+        }
     }
 
     public static func list(_ body: [UInt8]) throws -> [RokuApp] {
         let root = try XMLTree.parse(body)
         guard root.name == "apps" else { throw PhotonError(.protocolViolation, "the answer to apps is not an <apps>") }
-        return root.all("app").map { RokuApp(id: $0.attributes["id"].map { Redaction.sanitize($0, limit: 64) }, name: Redaction.sanitize($0.text, limit: 128)) }
+        return root.all("app").map {
+            RokuApp(id: $0.attributes["id"].map { Redaction.sanitize($0, limit: 64) }, name: Redaction.sanitize($0.text, limit: 128))
+        }
     }
 }
 
@@ -113,11 +119,16 @@ public enum RokuKeys {
     public static func resolve(_ input: KeyInput) throws -> String {
         switch input {
         case .key(let key):
-            guard let code = table[key] else { throw PhotonError.unsupported("Roku has no '\(key.rawValue)' key", hint: "see `photon keys --brand roku`") }
+            guard let code = table[key] else {
+                throw PhotonError.unsupported("Roku has no '\(key.rawValue)' key", hint: "see `photon keys --brand roku`")
+            }
             return code
         case .raw(let raw):
             guard !raw.isEmpty, raw.utf8.count <= 32, raw.utf8.allSatisfy(\.isASCIIAlphanumeric)
-            else { throw PhotonError(.usage, "'\(Redaction.sanitize(raw))' is not an ECP key name", hint: "ECP names look like InputHDMI1 or InstantReplay") }
+            else {
+                throw PhotonError(
+                    .usage, "'\(Redaction.sanitize(raw))' is not an ECP key name", hint: "ECP names look like InputHDMI1 or InstantReplay")
+            }
             return raw
         }
     }

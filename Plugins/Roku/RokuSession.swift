@@ -151,7 +151,7 @@ final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searc
         for (typed, literal) in literals.enumerated() {
             do {
                 try await post("/keypress/\(literal)", what: "text")
-            } catch where typed > 0 {
+            } catch  where typed > 0 {
                 // One request per character: say how much of the text the TV has.
                 let error = PhotonError.wrap(error)
                 throw PhotonError(
@@ -179,7 +179,10 @@ final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searc
         let id = String(parts[0])
         guard !id.isEmpty, id.utf8.count <= 64,
             id.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == 46 || $0 == 95 || $0 == 45 })
-        else { throw PhotonError(.usage, "'\(Redaction.sanitize(app))' is not a Roku channel id", hint: "e.g. 12 (Netflix), or 12?contentId=80057281&mediaType=movie") }
+        else {
+            throw PhotonError(
+                .usage, "'\(Redaction.sanitize(app))' is not a Roku channel id", hint: "e.g. 12 (Netflix), or 12?contentId=80057281&mediaType=movie")
+        }
         guard parts.count == 2, !parts[1].isEmpty else { return id }
         var query: [String] = []
         for pair in parts[1].split(separator: "&") {

@@ -64,10 +64,13 @@ public final class EmulatedRoku: Sendable {
 
     public static func start(_ configuration: Configuration, onEvent: @escaping @Sendable (EmulatorEvent) -> Void) throws -> EmulatedRoku {
         let tv = try EmulatedRoku(configuration: configuration, emit: onEvent)
-        onEvent(EmulatorEvent("ready", [
-            ("brand", .string("roku")), ("host", .string(configuration.host)), ("port", .int(Int(tv.port))),
-            ("serial", .string(configuration.serial)), ("ssdp_port", .int(Int(tv.ssdp?.port ?? 0))),
-        ]))
+        onEvent(
+            EmulatorEvent(
+                "ready",
+                [
+                    ("brand", .string("roku")), ("host", .string(configuration.host)), ("port", .int(Int(tv.port))),
+                    ("serial", .string(configuration.serial)), ("ssdp_port", .int(Int(tv.ssdp?.port ?? 0))),
+                ]))
         return tv
     }
 
@@ -96,7 +99,8 @@ public final class EmulatedRoku: Sendable {
                     guard let self, String(decoding: bytes, as: UTF8.self).hasPrefix("M-SEARCH"),
                         String(decoding: bytes, as: UTF8.self).contains("roku:ecp")
                     else { continue }
-                    let answer = "HTTP/1.1 200 OK\r\nCache-Control: max-age=3600\r\nST: roku:ecp\r\nLocation: http://\(configuration.host):\(self.port)/\r\nUSN: uuid:roku:ecp:\(configuration.serial)\r\n\r\n"
+                    let answer =
+                        "HTTP/1.1 200 OK\r\nCache-Control: max-age=3600\r\nST: roku:ecp\r\nLocation: http://\(configuration.host):\(self.port)/\r\nUSN: uuid:roku:ecp:\(configuration.serial)\r\n\r\n"
                     try? ssdp.send(Array(answer.utf8), to: from.host, port: from.port)
                     self.emit(EmulatorEvent("ssdp_search", [("from", .string(from.host))]))
                 }
@@ -189,7 +193,8 @@ public final class EmulatedRoku: Sendable {
         let queryAllowed = path == "/query/device-info" || path == "/query/active-app"
         if access == .limited && !queryAllowed {
             emit(EmulatorEvent("refused", [("path", .string(path)), ("mode", .string("limited"))]))
-            return path.hasPrefix("/key") ? (403, [], nil) : (403, Array("ECP command not allowed in Limited mode.".utf8), "text/plain; charset=\"utf-8\"")
+            return path.hasPrefix("/key")
+                ? (403, [], nil) : (403, Array("ECP command not allowed in Limited mode.".utf8), "text/plain; charset=\"utf-8\"")
         }
         if method == "GET" {
             if misbehaviour == .garbage || misbehaviour == .huge {
@@ -206,22 +211,38 @@ public final class EmulatedRoku: Sendable {
             case "/query/device-info": return (200, Array(deviceInfo().utf8), xml)
             case "/query/active-app":
                 let app = state.withLock { $0.activeApp }
-                let inner = app.map { "<app id=\"\(XMLTree.escape($0.id))\" type=\"appl\" version=\"1.0.0\">\(XMLTree.escape($0.name))</app>" } ?? "<app>Roku</app>"
+                let inner =
+                    app.map { "<app id=\"\(XMLTree.escape($0.id))\" type=\"appl\" version=\"1.0.0\">\(XMLTree.escape($0.name))</app>" }
+                    ?? "<app>Roku</app>"
                 return (200, Array("<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n<active-app>\(inner)</active-app>".utf8), xml)
             case "/query/apps":
-                let list = Self.apps.map { "<app id=\"\(XMLTree.escape($0.id))\" type=\"\($0.id.hasPrefix("tvinput") ? "tvin" : "appl")\" version=\"1.0.0\">\(XMLTree.escape($0.name))</app>" }.joined()
+                let list = Self.apps.map {
+                    "<app id=\"\(XMLTree.escape($0.id))\" type=\"\($0.id.hasPrefix("tvinput") ? "tvin" : "appl")\" version=\"1.0.0\">\(XMLTree.escape($0.name))</app>"
+                }.joined()
                 return (200, Array("<apps>\(list)</apps>".utf8), xml)
             case "/query/media-player":
                 guard let app = state.withLock({ $0.activeApp }), !app.id.hasPrefix("tvinput") else {
                     return (200, Array("<player error=\"false\" state=\"close\"/>".utf8), xml)
                 }
-                return (200, Array("<player error=\"false\" state=\"play\"><plugin id=\"\(app.id)\" name=\"\(XMLTree.escape(app.name))\"/><position>139051 ms</position><duration>5400000 ms</duration><is_live>false</is_live></player>".utf8), xml)
+                return (
+                    200,
+                    Array(
+                        "<player error=\"false\" state=\"play\"><plugin id=\"\(app.id)\" name=\"\(XMLTree.escape(app.name))\"/><position>139051 ms</position><duration>5400000 ms</duration><is_live>false</is_live></player>"
+                            .utf8), xml
+                )
             case "/query/tv-channels":
-                let list = Self.channels.map { "<channel><number>\($0.number)</number><name>\($0.name)</name><type>air-digital</type><user-hidden>\($0.hidden)</user-hidden></channel>" }
+                let list = Self.channels.map {
+                    "<channel><number>\($0.number)</number><name>\($0.name)</name><type>air-digital</type><user-hidden>\($0.hidden)</user-hidden></channel>"
+                }
                 return (200, Array("<tv-channels>\(list.joined())</tv-channels>".utf8), xml)
             case "/query/tv-active-channel":
                 guard state.withLock({ $0.activeApp?.id }) == "tvinput.dtv" else { return (200, Array("<tv-channel/>".utf8), xml) }
-                return (200, Array("<tv-channel><channel><number>7.1</number><name>Photon News</name><type>air-digital</type><active-input>true</active-input><signal-strength>-50</signal-strength></channel></tv-channel>".utf8), xml)
+                return (
+                    200,
+                    Array(
+                        "<tv-channel><channel><number>7.1</number><name>Photon News</name><type>air-digital</type><active-input>true</active-input><signal-strength>-50</signal-strength></channel></tv-channel>"
+                            .utf8), xml
+                )
             default: return (404, [], nil)
             }
         }

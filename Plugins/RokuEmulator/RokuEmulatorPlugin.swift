@@ -15,8 +15,11 @@ public struct RokuEmulatorPlugin: TVEmulator {
             OptionSpec("serial", type: .text, help: "the serial number it reports"),
             OptionSpec("network-access", type: .choice(["enabled", "limited", "disabled"]), help: "\"Control by mobile apps\" (default enabled)"),
             OptionSpec("ssdp-port", type: .listenPort, help: "answer SSDP searches (ST roku:ecp) on this UDP port of --host"),
-            OptionSpec("power", type: .choice(["PowerOn", "DisplayOff", "Headless", "Ready"]), help: "the power-mode it starts in (default PowerOn)"),
-            OptionSpec("misbehave", type: .choice(["none", "slow", "garbage", "huge", "close"]), help: "answer slowly, with garbage XML, with huge bodies, or close without answering"),
+            OptionSpec(
+                "power", type: .choice(["PowerOn", "DisplayOff", "Headless", "Ready"]), help: "the power-mode it starts in (default PowerOn)"),
+            OptionSpec(
+                "misbehave", type: .choice(["none", "slow", "garbage", "huge", "close"]),
+                help: "answer slowly, with garbage XML, with huge bodies, or close without answering"),
         ]
     }
     public var portOptions: [String: String] { ["port": "ecp"] }

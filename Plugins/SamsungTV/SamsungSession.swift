@@ -57,7 +57,8 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
             security = .tls(TLSClientOptions(trust: .pinned(pin)))
         }
         let request = MessageStreamRequest(
-            endpoint: device.endpoint, target: SamsungCommand.channelTarget(clientName: context.clientName, token: secrets[SamsungTVAdapter.tokenSecret]),
+            endpoint: device.endpoint,
+            target: SamsungCommand.channelTarget(clientName: context.clientName, token: secrets[SamsungTVAdapter.tokenSecret]),
             security: security, maxMessageSize: SamsungEvent.maximumSize)
         let channel = try await context.connector.openMessageStream(request, timeout: context.timeout)
         do {
@@ -92,7 +93,9 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
                 throw pairing
                     ? PhotonError(
                         .timeout, "nobody accepted the request on the TV in time",
-                        hint: "accept the prompt on the TV within 30 s; if none appears, set Access Notification to \"First Time Only\" (Settings → General → External Device Manager → Device Connection Manager)")
+                        hint:
+                            "accept the prompt on the TV within 30 s; if none appears, set Access Notification to \"First Time Only\" (Settings → General → External Device Manager → Device Connection Manager)"
+                    )
                     : PhotonError(
                         .authenticationRefused, "the TV did not accept the stored token in time (it may be showing a prompt)",
                         hint: "accept the prompt on the TV, or pair again with `photon pair`")
@@ -109,14 +112,17 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
             case .unauthorized:
                 throw PhotonError(
                     pairing ? .pairingRefused : .authenticationRefused, "the TV refused this remote (unauthorized)",
-                    hint: "remove Photon from the TV's Device List (Settings → General → External Device Manager → Device Connection Manager) and pair again")
+                    hint:
+                        "remove Photon from the TV's Device List (Settings → General → External Device Manager → Device Connection Manager) and pair again"
+                )
             case .timeout:
                 throw PhotonError(
                     .timeout, "the TV gave up waiting for the request to be accepted (ms.channel.timeOut)",
                     hint: "accept the prompt on the TV within 30 s; the TV must show its normal picture (not Art Mode), and be on the same subnet")
             case .error(let message):
                 if message.contains("unrecognized method") {
-                    throw PhotonError.unsupported("this Samsung TV does not speak the WebSocket remote API (\(message))",
+                    throw PhotonError.unsupported(
+                        "this Samsung TV does not speak the WebSocket remote API (\(message))",
                         hint: "2014–2015 (H/J) sets use an encrypted protocol Photon does not support")
                 }
                 throw PhotonError(.protocolViolation, "the TV reported an error: \(message)")
@@ -174,7 +180,9 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
             }
             let code = await channel.closeCode
             // 1000/1001 are clean; TVs also close with 1005 (no code) or drop (1006).
-            reason = code == 1000 || code == 1001 ? nil : PhotonError(.connectionClosed, "the TV closed the connection (code \(code.map(String.init) ?? "none"))")
+            reason =
+                code == 1000 || code == 1001
+                ? nil : PhotonError(.connectionClosed, "the TV closed the connection (code \(code.map(String.init) ?? "none"))")
         } catch {
             reason = PhotonError.wrap(error)
         }
@@ -185,7 +193,9 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
     /// `keepAlive` more, the connection is gone (network loss sends no FIN) and the
     /// session ends with `timeout`.
     private func keepAliveLoop() async {
-        guard await KeepAlive.watch(channel, interval: keepAlive, label: "samsung", log: context.log, isClosed: { [state] in state.withLock { $0.closed } })
+        guard
+            await KeepAlive.watch(
+                channel, interval: keepAlive, label: "samsung", log: context.log, isClosed: { [state] in state.withLock { $0.closed } })
         else { return }
         finish(KeepAlive.silentPeer(after: keepAlive))
         await channel.close(code: 1001, reason: "")
@@ -291,7 +301,8 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
         if status == 200 { return }
         context.log.debug("ed.apps.launch not confirmed; trying REST")
         let encoded = app.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? app
-        let response = try await SamsungTVAdapter.rest("POST", "/api/v2/applications/\(encoded)", host: device.host, restPort: restPort, context: context)
+        let response = try await SamsungTVAdapter.rest(
+            "POST", "/api/v2/applications/\(encoded)", host: device.host, restPort: restPort, context: context)
         guard (200..<300).contains(response.status) else {
             throw PhotonError(
                 .notFound, "the TV could not launch '\(Redaction.sanitize(app))' (HTTP \(response.status))",

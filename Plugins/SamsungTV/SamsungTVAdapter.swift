@@ -46,7 +46,8 @@ public struct SamsungTVAdapter: TVAdapter {
             secretNames: [Self.tokenSecret]),
         capabilities: Self.maximumCapabilities, keyTable: SamsungKeys.keyTable,
         help: .init(
-            pairing: "Samsung shows an \"Allow\" prompt: accept it on the TV within 30 s; the token it issues is kept in the secret store (never printed).",
+            pairing:
+                "Samsung shows an \"Allow\" prompt: accept it on the TV within 30 s; the token it issues is kept in the secret store (never printed).",
             probe: "Samsung: GET /api/v2/ on the REST port.", launch: "Samsung takes app ids (111299001912 is YouTube).",
             exampleApp: "111299001912"),
         appCatalogIDs: Self.appCatalogIDs)
@@ -116,7 +117,8 @@ public struct SamsungTVAdapter: TVAdapter {
     /// The refusal when a token would go over a plain connection.
     static func tokenInClear(_ endpoint: Endpoint) -> PhotonError {
         PhotonError(
-            .authenticationRefused, "this TV uses a token, and \(endpoint) is a plain (unencrypted) port: the token would travel in clear text, so nothing was sent",
+            .authenticationRefused,
+            "this TV uses a token, and \(endpoint) is a plain (unencrypted) port: the token would travel in clear text, so nothing was sent",
             hint: "pair again on the TV's TLS port: photon pair \(Endpoint(host: endpoint.host, port: 8002)) --brand samsung")
     }
 }
@@ -160,9 +162,12 @@ struct SamsungPairingFlow: PairingFlow {
         if tls && token == nil {
             throw PhotonError(
                 .pairingRefused, "the TV accepted but issued no token",
-                hint: "set the TV's Access Notification to \"First Time Only\" (Settings → General → External Device Manager → Device Connection Manager) and pair again")
+                hint:
+                    "set the TV's Access Notification to \"First Time Only\" (Settings → General → External Device Manager → Device Connection Manager) and pair again"
+            )
         }
-        let idPart = info.wifiMac.map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
+        let idPart =
+            info.wifiMac.map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
             ?? info.id.map { String($0.unicodeScalars.filter { $0.isASCII && $0.properties.isASCIIHexDigit }.suffix(12)).lowercased() }
             ?? DeviceRecord.idPart(fromHost: endpoint.host)
         let device = DeviceRecord(

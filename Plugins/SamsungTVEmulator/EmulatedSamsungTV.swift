@@ -1,7 +1,7 @@
 import Foundation
-import PhotonEmulatorSupport
 import PhotonCore
 import PhotonCrypto
+import PhotonEmulatorSupport
 import PhotonNet
 import SamsungTV
 
@@ -83,11 +83,14 @@ public final class EmulatedSamsungTV: Sendable {
         let identity = try loadOrMakeIdentity(configuration)
         let tv = EmulatedSamsungTV(configuration: configuration, identity: identity, emit: onEvent)
         try tv.listen()
-        onEvent(EmulatorEvent("ready", [
-            ("brand", .string("samsung")), ("host", .string(configuration.host)), ("port", .int(Int(tv.port))),
-            ("rest_port", .int(Int(tv.restPort))), ("fingerprint", .string(tv.fingerprint.description)),
-            ("name", .string(configuration.name)), ("mac", .string(configuration.mac)),
-        ]))
+        onEvent(
+            EmulatorEvent(
+                "ready",
+                [
+                    ("brand", .string("samsung")), ("host", .string(configuration.host)), ("port", .int(Int(tv.port))),
+                    ("rest_port", .int(Int(tv.restPort))), ("fingerprint", .string(tv.fingerprint.description)),
+                    ("name", .string(configuration.name)), ("mac", .string(configuration.mac)),
+                ]))
         return tv
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import PhotonEmulatorSupport
 import PhotonCore
+import PhotonEmulatorSupport
 import PhotonNet
 import SamsungTV
 
@@ -27,14 +27,17 @@ extension EmulatedSamsungTV {
     func serveREST(_ request: HTTPServerRequest, secure: Bool) async throws {
         func json(_ object: Any, status: Int = 200) async throws {
             let body = Array(JSONValue.sorted(object).encoded.utf8)
-            try await request.respond(status: status, reason: status == 200 ? "OK" : "Not Found",
+            try await request.respond(
+                status: status, reason: status == 200 ? "OK" : "Not Found",
                 headers: ["Content-Type": "application/json; charset=utf-8", "Connection": "close"], body: body)
         }
         let path = request.path
         if request.method == "GET" && (path == "/api/v2/" || path == "/api/v2") {
             let c = configuration
             let power = state.withLock { $0.powerState }
-            let support: [String: String] = ["TokenAuthSupport": c.tokenAuthSupport ? "true" : "false", "remote_available": "true", "FrameTVSupport": "false"]
+            let support: [String: String] = [
+                "TokenAuthSupport": c.tokenAuthSupport ? "true" : "false", "remote_available": "true", "FrameTVSupport": "false",
+            ]
             let supportText = JSONValue.sorted(support).encoded + "\n"
             var device: [String: String] = [
                 "FrameTVSupport": "false", "OS": "Tizen", "TokenAuthSupport": c.tokenAuthSupport ? "true" : "false",
@@ -43,8 +46,10 @@ extension EmulatedSamsungTV {
                 "wifiMac": c.mac, "ip": c.host,
             ]
             device["PowerState"] = power
-            try await json(["device": device, "id": "uuid:0b7a3c1e-photon-emulated", "isSupport": supportText, "name": c.name,
-                "remote": "1.0", "type": "Samsung SmartTV", "version": "2.0.25"])
+            try await json([
+                "device": device, "id": "uuid:0b7a3c1e-photon-emulated", "isSupport": supportText, "name": c.name,
+                "remote": "1.0", "type": "Samsung SmartTV", "version": "2.0.25",
+            ])
             emit(EmulatorEvent("rest", [("method", .string("GET")), ("path", .string(path))]))
         } else if path.hasPrefix("/api/v2/applications/") {
             let app = String(path.dropFirst("/api/v2/applications/".count)).removingPercentEncoding ?? ""
@@ -122,7 +127,9 @@ extension EmulatedSamsungTV {
             }
             var data: [String: Any] = [
                 "id": "client-\(id)",
-                "clients": [["id": "client-\(id)", "attributes": ["name": nameB64, "token": query["token"] ?? ""], "deviceName": nameB64, "isHost": false]],
+                "clients": [
+                    ["id": "client-\(id)", "attributes": ["name": nameB64, "token": query["token"] ?? ""], "deviceName": nameB64, "isHost": false]
+                ],
             ]
             if let issued {
                 data["token"] = issued
@@ -186,9 +193,13 @@ extension EmulatedSamsungTV {
             try await event("ed.apps.launch", 200)
         case ("ms.channel.emit", _, "ed.installedApp.get"):
             guard configuration.answersAppList else { return }
-            try await event("ed.installedApp.get", ["data": [
-                ["appId": "111299001912", "app_type": 2, "name": "YouTube"], ["appId": "3201907018807", "app_type": 2, "name": "Netflix"],
-            ]])
+            try await event(
+                "ed.installedApp.get",
+                [
+                    "data": [
+                        ["appId": "111299001912", "app_type": 2, "name": "YouTube"], ["appId": "3201907018807", "app_type": 2, "name": "Netflix"],
+                    ]
+                ])
         default:
             emit(EmulatorEvent("unknown_method", [("method", .string(method))]))
         }

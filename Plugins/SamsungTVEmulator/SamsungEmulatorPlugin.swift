@@ -45,8 +45,10 @@ extension EmulatedSamsungTV: RunningEmulator {
     public var announcement: EmulatorAnnouncement {
         EmulatorAnnouncement(
             serviceType: "_samsungmsf._tcp", port: restPort,
-            txt: ["id": "uuid:0b7a3c1e-photon-emulated", "md": configuration.modelName, "fn": configuration.name,
-                  "se": "http://\(configuration.host):\(restPort)/api/v2/", "wss": String(port)])
+            txt: [
+                "id": "uuid:0b7a3c1e-photon-emulated", "md": configuration.modelName, "fn": configuration.name,
+                "se": "http://\(configuration.host):\(restPort)/api/v2/", "wss": String(port),
+            ])
     }
     public var pairingCodeEvent: String? { nil }
     /// The user removes Photon from the Device List and denies it from then on.

@@ -1,4 +1,5 @@
 import Foundation
+
 /// A manual page in roff (`man 7 man` macros), generated from a tool's command table so that
 /// the page and `--help` cannot disagree. Used by `photon` and `photon-emulator`.
 public struct ManPage: Sendable {
@@ -92,7 +93,13 @@ public struct ManPage: Sendable {
         for (name, meaning) in environment { out += [".TP", "\\fB\(name)\\fR", Self.escape(meaning)] }
         out.append(".SH EXAMPLES")
         for example in examples { out += [".PP", ".nf", "\\f(CW" + Self.escape(example) + "\\fR", ".fi"] }
-        if !seeAlso.isEmpty { out += [".SH SEE ALSO", seeAlso.map { "\\fB\($0.split(separator: "(").first ?? "")\\fR(\($0.split(separator: "(").last?.dropLast() ?? "1"))" }.joined(separator: ", ")] }
+        if !seeAlso.isEmpty {
+            out += [
+                ".SH SEE ALSO",
+                seeAlso.map { "\\fB\($0.split(separator: "(").first ?? "")\\fR(\($0.split(separator: "(").last?.dropLast() ?? "1"))" }.joined(
+                    separator: ", "),
+            ]
+        }
         return out.joined(separator: "\n") + "\n"
     }
 }

@@ -57,16 +57,26 @@ enum AppsCommand {
         let adapters = context.registry.adapters.filter { !$0.descriptor.appCatalogIDs.isEmpty }
         if context.json {
             for entry in AppCatalog.entries {
-                let ids = adapters.compactMap { adapter in adapter.descriptor.appCatalogIDs[entry.key].map { (adapter.id, JSONValue.array($0.map { .string($0) })) } }
-                context.emit(.object([("name", .string(entry.name)), ("key", .string(entry.key)), ("aliases", .array(entry.aliases.map { .string($0) })), ("ids", .object(ids))]), text: nil)
+                let ids = adapters.compactMap { adapter in
+                    adapter.descriptor.appCatalogIDs[entry.key].map { (adapter.id, JSONValue.array($0.map { .string($0) })) }
+                }
+                context.emit(
+                    .object([
+                        ("name", .string(entry.name)), ("key", .string(entry.key)), ("aliases", .array(entry.aliases.map { .string($0) })),
+                        ("ids", .object(ids)),
+                    ]), text: nil)
             }
             return
         }
-        let rows = [["APP"] + adapters.map(\.id)] + AppCatalog.entries.map { entry in
-            [entry.name] + adapters.map { $0.descriptor.appCatalogIDs[entry.key]?.first ?? "-" }
-        }
+        let rows =
+            [["APP"] + adapters.map(\.id)]
+            + AppCatalog.entries.map { entry in
+                [entry.name] + adapters.map { $0.descriptor.appCatalogIDs[entry.key]?.first ?? "-" }
+            }
         context.terminal.write(Table.render(rows))
-        context.note("`photon launch TV NAME` takes these names (any case; also \"prime\", \"disney\", \"hbo max\"). A TV that lists its apps gets the id it has; - means the brand has no id here, but a TV that lists an app of that name launches it.")
+        context.note(
+            "`photon launch TV NAME` takes these names (any case; also \"prime\", \"disney\", \"hbo max\"). A TV that lists its apps gets the id it has; - means the brand has no id here, but a TV that lists an app of that name launches it."
+        )
     }
 
     /// The TV's apps through `photon serve`'s warm session when it runs, else directly.

@@ -39,7 +39,9 @@ struct BrandOptions {
     /// The one brand that takes every given option, when some were given.
     var impliedBrand: String? {
         guard !given.isEmpty else { return nil }
-        let takers = registry.adapters.filter { adapter in given.keys.allSatisfy { name in adapter.descriptor.pairing.options.contains { $0.name == name } } }
+        let takers = registry.adapters.filter { adapter in
+            given.keys.allSatisfy { name in adapter.descriptor.pairing.options.contains { $0.name == name } }
+        }
         return takers.count == 1 ? takers[0].id : nil
     }
 

@@ -30,7 +30,9 @@ enum ChannelCommands {
             let number = try ChannelNumber(parsing: parsed.arguments[1])
             try await ControlCommands.send([.channel(number)], delay: 0, to: tv, context)
             let method = try await self.method(for: tv, context)
-            let text = method == .tuningCall ? "Tuned to \(number) with the TV's own channel call." : "Typed \(number) and Enter (the brand has no tuning call)."
+            let text =
+                method == .tuningCall
+                ? "Tuned to \(number) with the TV's own channel call." : "Typed \(number) and Enter (the brand has no tuning call)."
             if context.json {
                 context.emit(.object([("channel", .string(number.description)), ("method", .string(method.rawValue))]), text: nil)
             } else {
@@ -52,10 +54,12 @@ enum ChannelCommands {
         let channels = try await context.control().items(.channels, of: parsed.arguments[0])
         if context.json {
             for channel in channels {
-                context.emit(.object([("number", .string(channel.number ?? "")), ("name", .string(channel.name)), ("id", .string(channel.id))]), text: nil)
+                context.emit(
+                    .object([("number", .string(channel.number ?? "")), ("name", .string(channel.name)), ("id", .string(channel.id))]), text: nil)
             }
         } else {
-            let rows = [["NUMBER", "NAME"]] + channels.map { [Redaction.sanitize($0.number ?? "", limit: 16), Redaction.sanitize($0.name, limit: 48)] }
+            let rows =
+                [["NUMBER", "NAME"]] + channels.map { [Redaction.sanitize($0.number ?? "", limit: 16), Redaction.sanitize($0.name, limit: 48)] }
             context.terminal.write(Table.render(rows))
         }
         return 0

@@ -22,7 +22,8 @@ public enum PhotonCommandLine {
 
     /// Commands that open a session to a TV (the first word of the command line).
     static let connectingCommands: Set<String> = [
-        "key", "text", "launch", "volume", "search", "input", "channel", "channels", "notify", "screen", "power", "run", "status", "apps", "voice", "remote", "pair", "probe", "doctor", "wake",
+        "key", "text", "launch", "volume", "search", "input", "channel", "channels", "notify", "screen", "power", "run", "status", "apps", "voice",
+        "remote", "pair", "probe", "doctor", "wake",
     ]
 
     /// The parser for a tool with these brands (their options join `pair` and `probe`).
@@ -129,10 +130,13 @@ public enum PhotonCommandLine {
         if json {
             terminal.write(
                 JSONValue.object([
-                    ("error", .object([
-                        ("code", .string(error.code.rawValue)), ("message", .string(message)), ("hint", .optional(hint)),
-                        ("exitCode", .int(Int(error.exitCode))),
-                    ]))
+                    (
+                        "error",
+                        .object([
+                            ("code", .string(error.code.rawValue)), ("message", .string(message)), ("hint", .optional(hint)),
+                            ("exitCode", .int(Int(error.exitCode))),
+                        ])
+                    )
                 ]).encoded + "\n")
         }
     }

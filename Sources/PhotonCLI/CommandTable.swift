@@ -5,16 +5,20 @@ enum CommandTable {
     /// The commands, with the options and help the registered brands add.
     static func all(_ registry: AdapterRegistry) -> [CommandSpec] {
         [PairCommand.spec(registry)] + ControlCommands.specs(registry)
-            + [InputCommand.spec] + ChannelCommands.specs + [PowerCommand.spec] + MacroCommands.specs + [VoiceCommand.spec, StatusCommand.spec, AppsCommand.spec, WakeCommand.spec, ProbeCommand.spec(registry), DiscoverCommand.spec]
-            + DeviceCommands.specs + IdentityCommands.specs + [KeysCommand.spec, ServeCommand.spec, DemoCommand.spec, KeyboardRemoteCommand.spec, DoctorCommand.spec(registry), CompletionScripts.spec(registry), MQTTLoginCommand.spec] + pending
+            + [InputCommand.spec] + ChannelCommands.specs + [PowerCommand.spec] + MacroCommands.specs + [
+                VoiceCommand.spec, StatusCommand.spec, AppsCommand.spec, WakeCommand.spec, ProbeCommand.spec(registry), DiscoverCommand.spec,
+            ]
+            + DeviceCommands.specs + IdentityCommands.specs + [
+                KeysCommand.spec, ServeCommand.spec, DemoCommand.spec, KeyboardRemoteCommand.spec, DoctorCommand.spec(registry),
+                CompletionScripts.spec(registry), MQTTLoginCommand.spec,
+            ] + pending
     }
 
     /// Commands of the contract (design/cli.md) that this build does not have yet. Each
     /// fails with `unsupported`.
     static let pending: [CommandSpec] = pendingCommands.map(pendingSpec)
 
-    private static let pendingCommands: [(name: String, summary: String, waitsFor: String)] = [
-    ]
+    private static let pendingCommands: [(name: String, summary: String, waitsFor: String)] = []
 
     private static func pendingSpec(_ item: (name: String, summary: String, waitsFor: String)) -> CommandSpec {
         let (name, summary, waitsFor) = item

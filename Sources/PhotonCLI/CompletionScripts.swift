@@ -49,11 +49,18 @@ enum CompletionScripts {
         func positional(_ command: CommandSpec) -> (first: String, rest: String) {
             let arguments = command.arguments
             let first: String
-            if arguments.hasPrefix("TV") || arguments.hasPrefix("[TV") { first = "tvs" }
-            else if arguments.hasPrefix("bash|zsh|fish") { first = "shells" }
-            else if arguments.hasPrefix("BRAND") { first = "brands" }
-            else { first = "none" }
-            let rest = ["key": "keys", "volume": "volume", "input": "inputs", "screen": "screen", "channel": "channel", "power": "power"][command.words.first ?? ""] ?? "none"
+            if arguments.hasPrefix("TV") || arguments.hasPrefix("[TV") {
+                first = "tvs"
+            } else if arguments.hasPrefix("bash|zsh|fish") {
+                first = "shells"
+            } else if arguments.hasPrefix("BRAND") {
+                first = "brands"
+            } else {
+                first = "none"
+            }
+            let rest =
+                ["key": "keys", "volume": "volume", "input": "inputs", "screen": "screen", "channel": "channel", "power": "power"][
+                    command.words.first ?? ""] ?? "none"
             return (first, rest)
         }
 
@@ -77,11 +84,13 @@ enum CompletionScripts {
                 var choiceCases = ""
                 for option in specs.flatMap({ self.options($0) }) {
                     if let values = Self.values(option, brands: brands) {
-                        choiceCases += "        --\(option.name)) COMPREPLY=($(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+                        choiceCases +=
+                            "        --\(option.name)) COMPREPLY=($(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
                     }
                 }
                 let (first, rest) = positional(command)
-                cases.append("""
+                cases.append(
+                    """
                       \(word))
                         case "$prev" in
                     \(choiceCases)        \(valued.isEmpty ? "--photon-none-)" : valued.joined(separator: "|") + ")") return ;;
@@ -153,8 +162,10 @@ enum CompletionScripts {
 
         func zsh() -> String {
             func quote(_ text: String) -> String {
-                text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
-                    .replacingOccurrences(of: ":", with: "\\:")
+                text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(
+                    of: "]", with: "\\]"
+                )
+                .replacingOccurrences(of: ":", with: "\\:")
             }
             var cases: [String] = []
             for word in words {
@@ -174,7 +185,8 @@ enum CompletionScripts {
                 let sub = specs.compactMap { $0.words.count > 1 ? $0.words[1] : nil }
                 let (first, rest) = positional(specs[0])
                 let firstAction = sub.isEmpty ? Self.zshAction(first) : "(\(sub.joined(separator: " ")))"
-                cases.append("""
+                cases.append(
+                    """
                         \(word))
                             _arguments -s \(options.joined(separator: " ")) '1:argument:\(firstAction)' '*:argument:\(Self.zshAction(rest))' ;;
                     """)
@@ -248,7 +260,9 @@ enum CompletionScripts {
         // MARK: fish
 
         func fish() -> String {
-            func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'" }
+            func quote(_ text: String) -> String {
+                "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+            }
             let globalValued = global.filter { $0.type != .flag }.map { "--" + $0.name }.joined(separator: " ")
             let allValued = Set((global + commands.flatMap(\.options)).filter { $0.type != .flag }.map { "--" + $0.name }).sorted()
                 .joined(separator: " ")

@@ -4,49 +4,53 @@ import PhotonKit
 
 /// `photon key|text|launch|search|notify|screen|volume`: one session, commands sent in order.
 enum ControlCommands {
-    static func specs(_ registry: AdapterRegistry) -> [CommandSpec] { [
-        CommandSpec(
-            ["key"], summary: "send keys to a TV, in order", arguments: "TV KEY...", minimumArguments: 2, maximumArguments: nil,
-            options: [
-                OptionSpec("long", help: "hold each key (long press)"),
-                OptionSpec("hold", type: .milliseconds(0...60_000), help: "how long --long holds, in milliseconds (default 1000)"),
-                OptionSpec("raw", help: "keys are brand codes (KEYCODE_TV_INPUT, 178), sent as given"),
-                OptionSpec("delay", type: .milliseconds(0...60_000), help: "pause between keys so bursts are not dropped (default 100)"),
-                OptionSpec("wake", help: "for power keys: if the TV does not answer, wake it (Wake-on-LAN) and wait for it"),
-                OptionSpec("broadcast", value: "ADDR", help: "with --wake: where to send the packet (repeatable)", repeatable: true),
-            ],
-            details: "TV is a nickname, id or paired address. `photon keys` lists key names.",
-            examples: ["photon key living-room home", "photon key living-room down down select", "photon key tv select --long",
-                "photon key tv --raw KEYCODE_TV_INPUT_HDMI_1", "photon key tv power --wake"],
-            run: key),
-        CommandSpec(
-            ["text"], summary: "type text into the focused field", arguments: "TV STRING", minimumArguments: 2, maximumArguments: 2,
-            details: "The whole string is sent at once (more reliable than typing letter by letter).",
-            examples: ["photon text living-room \"the expanse\""], run: text),
-        CommandSpec(
-            ["launch"], summary: "open an app or deep link", arguments: "TV APP", minimumArguments: 2, maximumArguments: 2,
-            details: "APP is a name from Photon's app catalog on every brand (netflix, youtube, prime video, disney+, max, hulu, plex, "
-                + "spotify, apple tv, twitch, kodi: `photon apps --catalog`), or an id or link as the brand takes it. "
-                + registry.adapters.map(\.descriptor.help.launch).filter { !$0.isEmpty }.joined(separator: " "),
-            examples: ["photon launch living-room netflix", "photon launch living-room https://www.netflix.com/title/80057281"], run: launch),
-        CommandSpec(
-            ["search"], summary: "search on the TV (its own search screen)", arguments: "TV KEYWORDS", minimumArguments: 2, maximumArguments: 2,
-            details: "Where the TV's brand has a search over its protocol (Roku's /search/browse); others exit 6.",
-            examples: ["photon search den \"the expanse\""], run: search),
-        CommandSpec(
-            ["notify"], summary: "show a short message on the TV's screen", arguments: "TV MESSAGE", minimumArguments: 2, maximumArguments: 2,
-            details: "1 to \(RemoteCommand.notificationLimit) characters, shown as a toast where the brand has them (LG); others exit 6.",
-            examples: ["photon notify living-room \"Dinner is ready\""], run: notify),
-        CommandSpec(
-            ["screen"], summary: "switch the picture off or on (the TV stays on)", arguments: "TV off|on", minimumArguments: 2,
-            maximumArguments: 2,
-            details: "Where the brand can (LG, on firmware that has the call); others exit 6. Sound and apps go on while the picture is off.",
-            examples: ["photon screen office off", "photon screen office on"], run: screen),
-        CommandSpec(
-            ["volume"], summary: "change the volume", arguments: "TV up|down|mute|LEVEL", minimumArguments: 2, maximumArguments: 2,
-            details: "A LEVEL (0–100) sets the volume where the brand has absolute volume (LG); others take steps only and exit 6.",
-            examples: ["photon volume living-room up", "photon volume living-room mute", "photon volume living-room 15"], run: volume),
-    ] }
+    static func specs(_ registry: AdapterRegistry) -> [CommandSpec] {
+        [
+            CommandSpec(
+                ["key"], summary: "send keys to a TV, in order", arguments: "TV KEY...", minimumArguments: 2, maximumArguments: nil,
+                options: [
+                    OptionSpec("long", help: "hold each key (long press)"),
+                    OptionSpec("hold", type: .milliseconds(0...60_000), help: "how long --long holds, in milliseconds (default 1000)"),
+                    OptionSpec("raw", help: "keys are brand codes (KEYCODE_TV_INPUT, 178), sent as given"),
+                    OptionSpec("delay", type: .milliseconds(0...60_000), help: "pause between keys so bursts are not dropped (default 100)"),
+                    OptionSpec("wake", help: "for power keys: if the TV does not answer, wake it (Wake-on-LAN) and wait for it"),
+                    OptionSpec("broadcast", value: "ADDR", help: "with --wake: where to send the packet (repeatable)", repeatable: true),
+                ],
+                details: "TV is a nickname, id or paired address. `photon keys` lists key names.",
+                examples: [
+                    "photon key living-room home", "photon key living-room down down select", "photon key tv select --long",
+                    "photon key tv --raw KEYCODE_TV_INPUT_HDMI_1", "photon key tv power --wake",
+                ],
+                run: key),
+            CommandSpec(
+                ["text"], summary: "type text into the focused field", arguments: "TV STRING", minimumArguments: 2, maximumArguments: 2,
+                details: "The whole string is sent at once (more reliable than typing letter by letter).",
+                examples: ["photon text living-room \"the expanse\""], run: text),
+            CommandSpec(
+                ["launch"], summary: "open an app or deep link", arguments: "TV APP", minimumArguments: 2, maximumArguments: 2,
+                details: "APP is a name from Photon's app catalog on every brand (netflix, youtube, prime video, disney+, max, hulu, plex, "
+                    + "spotify, apple tv, twitch, kodi: `photon apps --catalog`), or an id or link as the brand takes it. "
+                    + registry.adapters.map(\.descriptor.help.launch).filter { !$0.isEmpty }.joined(separator: " "),
+                examples: ["photon launch living-room netflix", "photon launch living-room https://www.netflix.com/title/80057281"], run: launch),
+            CommandSpec(
+                ["search"], summary: "search on the TV (its own search screen)", arguments: "TV KEYWORDS", minimumArguments: 2, maximumArguments: 2,
+                details: "Where the TV's brand has a search over its protocol (Roku's /search/browse); others exit 6.",
+                examples: ["photon search den \"the expanse\""], run: search),
+            CommandSpec(
+                ["notify"], summary: "show a short message on the TV's screen", arguments: "TV MESSAGE", minimumArguments: 2, maximumArguments: 2,
+                details: "1 to \(RemoteCommand.notificationLimit) characters, shown as a toast where the brand has them (LG); others exit 6.",
+                examples: ["photon notify living-room \"Dinner is ready\""], run: notify),
+            CommandSpec(
+                ["screen"], summary: "switch the picture off or on (the TV stays on)", arguments: "TV off|on", minimumArguments: 2,
+                maximumArguments: 2,
+                details: "Where the brand can (LG, on firmware that has the call); others exit 6. Sound and apps go on while the picture is off.",
+                examples: ["photon screen office off", "photon screen office on"], run: screen),
+            CommandSpec(
+                ["volume"], summary: "change the volume", arguments: "TV up|down|mute|LEVEL", minimumArguments: 2, maximumArguments: 2,
+                details: "A LEVEL (0–100) sets the volume where the brand has absolute volume (LG); others take steps only and exit 6.",
+                examples: ["photon volume living-room up", "photon volume living-room mute", "photon volume living-room 15"], run: volume),
+        ]
+    }
 
     static func milliseconds(_ parsed: ParsedCommand, _ name: String, default value: Int) throws -> Int {
         guard let text = parsed.value(name) else { return value }

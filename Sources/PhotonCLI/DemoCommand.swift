@@ -66,7 +66,10 @@ enum DemoCommand {
         if let fingerprint = tv.certificateFingerprint { t.write("   Its certificate fingerprint: \(fingerprint)\n") }
         step += 1
 
-        var pair = ["pair", "127.0.0.1:\(tv.ports[adapter.descriptor.ports.mainName] ?? adapter.descriptor.ports.main)", "--brand", adapter.id, "--name", nickname]
+        var pair = [
+            "pair", "127.0.0.1:\(tv.ports[adapter.descriptor.ports.mainName] ?? adapter.descriptor.ports.main)", "--brand", adapter.id, "--name",
+            nickname,
+        ]
         for option in adapter.descriptor.pairing.options {
             if case .port(let name) = option.value, let port = tv.ports[name] { pair += ["--\(option.name)", String(port)] }
         }
@@ -88,7 +91,9 @@ enum DemoCommand {
         var commands: [[String]] = [["key", nickname, "home", "down", "down", "select", "--delay", "50"]]
         if adapter.capabilities.contains(.longPress) { commands.append(["key", nickname, "select", "--long", "--hold", "300"]) }
         if adapter.capabilities.contains(.text) { commands.append(["text", nickname, "the expanse"]) }
-        if adapter.capabilities.contains(.appLaunch), !adapter.descriptor.help.exampleApp.isEmpty { commands.append(["launch", nickname, adapter.descriptor.help.exampleApp]) }
+        if adapter.capabilities.contains(.appLaunch), !adapter.descriptor.help.exampleApp.isEmpty {
+            commands.append(["launch", nickname, adapter.descriptor.help.exampleApp])
+        }
         commands.append(["volume", nickname, "up"])
         t.write("\n\(step). " + commands.map { "photon " + $0.prefix(3).joined(separator: " ") }.joined(separator: "; ") + "\n")
         step += 1
@@ -117,7 +122,9 @@ final class DemoTerminal: Terminal {
         self.echo = echo
     }
     func write(_ text: String) { echo.write("   " + text) }
-    func writeError(_ text: String) { echo.write(text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "   " + $0 }.joined(separator: "\n")) }
+    func writeError(_ text: String) {
+        echo.write(text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "   " + $0 }.joined(separator: "\n"))
+    }
     var isInteractive: Bool { false }
     var usesColor: Bool { false }
     func readLine() -> String? {

@@ -58,7 +58,8 @@ enum DeviceCommands {
             context.note("No paired TVs yet. Pair one with `photon pair ADDRESS`.")
             return 0
         }
-        let rows = [["NICKNAME", "BRAND", "ADDRESS", "NAME", "ID"] + (daemon == nil ? [] : ["DAEMON"])]
+        let rows =
+            [["NICKNAME", "BRAND", "ADDRESS", "NAME", "ID"] + (daemon == nil ? [] : ["DAEMON"])]
             + devices.map { device in
                 [
                     Redaction.sanitize(device.nickname), device.brand,

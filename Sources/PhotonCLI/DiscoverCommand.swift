@@ -6,7 +6,8 @@ import PhotonKit
 /// avahi-daemon and prints each TV as it resolves, merged per TV.
 enum DiscoverCommand {
     static let spec = CommandSpec(
-        ["discover"], summary: "browse the network for TVs", options: [
+        ["discover"], summary: "browse the network for TVs",
+        options: [
             OptionSpec("brand", value: "BRAND", help: "only this brand's service types"),
             OptionSpec("ssdp", value: "HOST[:PORT]", help: "send the SSDP search to this host instead of multicast"),
             OptionSpec("no-ssdp", help: "mDNS only"),
@@ -47,7 +48,9 @@ enum DiscoverCommand {
             context.note("warning: avahi-daemon went away during the browse; results may be incomplete. Run `photon discover` again once it is back.")
         }
         if count == 0 && !context.json {
-            context.note("No TVs found in \(Int(seconds.seconds)) s. If your TV is on, try `photon probe ADDRESS` (multicast may be blocked), or a longer --timeout.")
+            context.note(
+                "No TVs found in \(Int(seconds.seconds)) s. If your TV is on, try `photon probe ADDRESS` (multicast may be blocked), or a longer --timeout."
+            )
         }
         return 0
     }

@@ -63,7 +63,9 @@ enum IdentityCommands {
         let identity = try await context.store.regenerateIdentity()
         let (json, text) = try describe(identity, context: context, created: true)
         context.emit(json, text: text)
-        let affected = try await context.store.devices().devices.filter { device in context.registry.adapters.first { $0.id == device.brand }?.descriptor.pairing.usesClientIdentity == true }
+        let affected = try await context.store.devices().devices.filter { device in
+            context.registry.adapters.first { $0.id == device.brand }?.descriptor.pairing.usesClientIdentity == true
+        }
         if !affected.isEmpty {
             context.note(
                 "note: pair these TVs again (they know this installation by its certificate): " + affected.map(\.nickname).joined(separator: ", "))

@@ -31,10 +31,14 @@ enum InputCommand {
                 context.emit(.object(fields), text: nil)
             }
         } else {
-            let rows = [["NAME", "LABEL", "ID", "ACTIVE"]] + inputs.map { input in
-                [input.kind ?? "-", Redaction.sanitize(input.name, limit: 40), Redaction.sanitize(input.id, limit: 40),
-                    input.active == true ? "yes" : ""]
-            }
+            let rows =
+                [["NAME", "LABEL", "ID", "ACTIVE"]]
+                + inputs.map { input in
+                    [
+                        input.kind ?? "-", Redaction.sanitize(input.name, limit: 40), Redaction.sanitize(input.id, limit: 40),
+                        input.active == true ? "yes" : "",
+                    ]
+                }
             context.terminal.write(Table.render(rows))
         }
         return 0

@@ -23,7 +23,9 @@ struct BrokerURL: Sendable, Equatable {
             throw PhotonError(.usage, "the broker is mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not '\(Redaction.sanitize(text))'")
         }
         guard !rest.contains("@") else {
-            throw PhotonError(.usage, "no username or password in the broker URL", hint: "store them with `photon mqtt login URL`: they stay out of process lists and logs")
+            throw PhotonError(
+                .usage, "no username or password in the broker URL",
+                hint: "store them with `photon mqtt login URL`: they stay out of process lists and logs")
         }
         let authority = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let endpoint = try Endpoint(parsing: authority, defaultPort: secure ? 8883 : 1883)
@@ -57,7 +59,8 @@ enum MQTTLoginCommand {
             throw PhotonError(.usage, "no password was given", hint: "type it at the prompt, or pipe one line on stdin")
         }
         try await context.store.saveBrokerCredentials(host: url.host, port: url.port, username: username, password: password)
-        context.emit(.object([("stored", .string("\(url.host):\(url.port)")), ("username", .string(username))]),
+        context.emit(
+            .object([("stored", .string("\(url.host):\(url.port)")), ("username", .string(username))]),
             text: "Stored the login for \(url.host):\(url.port) (user \(Redaction.sanitize(username))).")
         return 0
     }

@@ -19,8 +19,10 @@ enum MacroCommands {
                 --json prints one result per step. Through photon serve the daemon runs the macro itself: it goes on to its end \
                 even if this command is interrupted.
                 """,
-            examples: ["photon run den \"power on\" \"wait-for power on 20s\" \"launch youtube\" \"wait-for app youtube 10s\" \"key select\"",
-                "photon run den -f movie-night.txt", "photon run den @movie-night"],
+            examples: [
+                "photon run den \"power on\" \"wait-for power on 20s\" \"launch youtube\" \"wait-for app youtube 10s\" \"key select\"",
+                "photon run den -f movie-night.txt", "photon run den @movie-night",
+            ],
             run: run),
         CommandSpec(
             ["macro", "save"], summary: "save a macro under a name", arguments: "NAME", minimumArguments: 1, maximumArguments: 1,
@@ -77,7 +79,8 @@ enum MacroCommands {
         guard let failed = results.first(where: { !$0.ok }), let error = failed.error else { return 0 }
         let skipped = macro.steps.count - failed.index
         throw PhotonError(
-            error.code, "step \(failed.index) (\(Redaction.sanitize(failed.text, limit: 60))) failed: \(error.message)"
+            error.code,
+            "step \(failed.index) (\(Redaction.sanitize(failed.text, limit: 60))) failed: \(error.message)"
                 + (skipped > 0 ? "; the \(skipped) step\(skipped == 1 ? "" : "s") after it were not run" : ""),
             hint: error.hint)
     }

@@ -29,7 +29,10 @@ enum ManPages {
             ],
             files: [
                 ("~/.config/photon/devices.json", "the paired TVs (no secrets)"),
-                ("~/.local/share/photon/secrets.json", "this installation's client identity, certificate pins, tokens and client keys; mode 0600 in a 0700 directory"),
+                (
+                    "~/.local/share/photon/secrets.json",
+                    "this installation's client identity, certificate pins, tokens and client keys; mode 0600 in a 0700 directory"
+                ),
                 ("$XDG_RUNTIME_DIR/photon/photon.sock", "the daemon's socket (photon serve), private to this user"),
                 ("~/.config/systemd/user/photon.service", "the systemd user unit that runs photon serve"),
             ],

@@ -15,7 +15,8 @@ enum PairCommand {
                 OptionSpec("brand", type: .choice(registry.ids), help: "skip detection"),
                 OptionSpec("trust", type: .fingerprint, help: "consent to this SHA-256 certificate fingerprint without asking"),
                 OptionSpec("replace", help: "replace a paired TV with the same id but another certificate or address"),
-                OptionSpec("allow-unencrypted", help: "consent to pairing without TLS when the TV offers nothing else (its key then travels in clear)"),
+                OptionSpec(
+                    "allow-unencrypted", help: "consent to pairing without TLS when the TV offers nothing else (its key then travels in clear)"),
             ] + BrandOptions.specs(registry),
             details: """
                 ADDRESS is HOST[:PORT] (IPv6 in brackets). Photon first shows the SHA-256 fingerprint

@@ -7,7 +7,9 @@ enum PowerCommand {
     static let spec = CommandSpec(
         ["power"], summary: "switch a TV on or off, and confirm it", arguments: "TV on|off|toggle", minimumArguments: 2, maximumArguments: 2,
         options: [
-            OptionSpec("broadcast", value: "ADDR", help: "on: where to send the Wake-on-LAN packet (repeatable; default every broadcast address)", repeatable: true),
+            OptionSpec(
+                "broadcast", value: "ADDR", help: "on: where to send the Wake-on-LAN packet (repeatable; default every broadcast address)",
+                repeatable: true),
             OptionSpec("wait", type: .seconds(1...300), help: "on: how long to wait for a woken TV (default 45)"),
         ],
         details: """
@@ -29,10 +31,11 @@ enum PowerCommand {
         let control = try await context.control()
         let outcome = try await control.setPower(target, of: parsed.arguments[0], wake: wake, lifetime: min(context.timeout, .seconds(10)))
         if context.json {
-            context.emit(.object([
-                ("power", .string(target.rawValue)), ("state", .optional(outcome.state?.rawValue)), ("reason", .optional(outcome.reason)),
-                ("woke", .bool(outcome.woke)),
-            ]), text: nil)
+            context.emit(
+                .object([
+                    ("power", .string(target.rawValue)), ("state", .optional(outcome.state?.rawValue)), ("reason", .optional(outcome.reason)),
+                    ("woke", .bool(outcome.woke)),
+                ]), text: nil)
         } else {
             context.note(outcome.summary)
         }

@@ -46,7 +46,9 @@ enum ProbeCommand {
                         ("ports", .object(candidate.ports.sorted { $0.key < $1.key }.map { ($0.key, .int(Int($0.value))) })),
                         ("remarks", .array(candidate.remarks.map { .string($0) })),
                     ]),
-                    text: "\(candidate.brand)  \(Redaction.sanitize(candidate.name))\(candidate.model.map { "  model \(Redaction.sanitize($0))" } ?? "")\(candidate.mac.map { "  mac \($0)" } ?? "")  ports: \(portsText)" + candidate.remarks.map { "\n  note: " + $0 }.joined())
+                    text:
+                        "\(candidate.brand)  \(Redaction.sanitize(candidate.name))\(candidate.model.map { "  model \(Redaction.sanitize($0))" } ?? "")\(candidate.mac.map { "  mac \($0)" } ?? "")  ports: \(portsText)"
+                        + candidate.remarks.map { "\n  note: " + $0 }.joined())
             case .success(nil):
                 tried.append("\(brand): answered, but not as this brand")
             case .failure(let error):

@@ -66,7 +66,9 @@ enum StatusCommand {
     /// ends with the TV's error.
     /// The brand's catalog ids of a paired TV (none for a TV the store does not know).
     static func appCatalog(of tv: String, _ context: CLIContext) async -> [String: [String]] {
-        guard let device = try? await context.store.device(named: tv), let adapter = try? context.registry.adapter(id: device.brand) else { return [:] }
+        guard let device = try? await context.store.device(named: tv), let adapter = try? context.registry.adapter(id: device.brand) else {
+            return [:]
+        }
         return adapter.descriptor.appCatalogIDs
     }
 

@@ -7,7 +7,8 @@ enum VoiceCommand {
     static let spec = CommandSpec(
         ["voice"], summary: "stream a voice query from a WAV file", arguments: "TV FILE.wav", minimumArguments: 2,
         maximumArguments: 2,
-        details: "Any PCM WAV (8/16/24/32-bit integer or 32-bit float, any rate, any channels) is mixed to mono and resampled to the rate the TV's brand takes (16-bit).",
+        details:
+            "Any PCM WAV (8/16/24/32-bit integer or 32-bit float, any rate, any channels) is mixed to mono and resampled to the rate the TV's brand takes (16-bit).",
         examples: ["photon voice living-room query.wav"], run: run)
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {

@@ -69,7 +69,9 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
             let seen = started.withLock { $0 }.map { h in h.log.withLock { $0.suffix(12).map(\.name) } } ?? []
             throw ConformanceFailure(
                 check: "\(plugin.adapter.id) \(rawValue) (\(route))",
-                message: "still running after \(Int(Self.limit.seconds)) s: something in it is stuck; the TV's last events: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
+                message:
+                    "still running after \(Int(Self.limit.seconds)) s: something in it is stuck; the TV's last events: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))"
+            )
         }
         return outcome
     }
@@ -85,8 +87,12 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
         case .pairingRoundTrips:
             let paired = try await h.pair()
             try h.require(paired.device.brand == adapter.id, "the paired TV has brand \(paired.device.brand)")
-            if let fingerprint = h.tv.certificateFingerprint { try h.require(paired.secrets.pin == fingerprint, "the pin is not the TV's certificate") }
-            for name in paired.secrets.values.keys { try h.require(adapter.descriptor.pairing.secretNames.contains(name), "secret '\(name)' is not declared") }
+            if let fingerprint = h.tv.certificateFingerprint {
+                try h.require(paired.secrets.pin == fingerprint, "the pin is not the TV's certificate")
+            }
+            for name in paired.secrets.values.keys {
+                try h.require(adapter.descriptor.pairing.secretNames.contains(name), "secret '\(name)' is not declared")
+            }
             let session = try await h.openSession(paired)
             await session.close()
 
@@ -226,10 +232,14 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
         defer { Task { await session.close() } }
         try await session.send(.launch("YouTube"))
         try await h.waitFor("launch")
-        try h.require(h.events("launch").last?["app"]?.string == youtube, "YouTube launched \(h.events("launch").last?["app"]?.string ?? "nothing"), not \(youtube)")
+        try h.require(
+            h.events("launch").last?["app"]?.string == youtube,
+            "YouTube launched \(h.events("launch").last?["app"]?.string ?? "nothing"), not \(youtube)")
         if let missing = AppCatalog.entries.first(where: { ids[$0.key] == nil }) {
             let before = h.events("launch").count
-            let error = try await h.requireError("launching \(missing.name), which the brand has no id for") { try await session.send(.launch(missing.name)) }
+            let error = try await h.requireError("launching \(missing.name), which the brand has no id for") {
+                try await session.send(.launch(missing.name))
+            }
             try h.require([.unsupported, .notFound].contains(error.code), "\(missing.name) failed with \(error.code.rawValue)")
             try h.require(h.events("launch").count == before, "\(missing.name) reached the TV")
         }
@@ -246,7 +256,8 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
         if declared.contains(.inputs) {
             try await session.send(.input(.hdmi(2)))
             try await h.waitFor("input")
-            try h.require(h.events("input").last?["input"]?.string == "hdmi2", "hdmi2 arrived as \(h.events("input").last?["input"]?.string ?? "nothing")")
+            try h.require(
+                h.events("input").last?["input"]?.string == "hdmi2", "hdmi2 arrived as \(h.events("input").last?["input"]?.string ?? "nothing")")
         } else {
             let error = try await h.requireError("an input without the capability") { try await session.send(.input(.hdmi(2))) }
             try h.require(error.code == .unsupported, "an input without the capability failed with \(error.code.rawValue)")
@@ -286,12 +297,16 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
             }
             try await session.send(.channel(try ChannelNumber(parsing: number)))
             try await h.waitFor("channel")
-            try h.require(h.events("channel").last?["number"]?.string == number, "channel \(number) arrived as \(h.events("channel").last?["number"]?.string ?? "nothing")")
+            try h.require(
+                h.events("channel").last?["number"]?.string == number,
+                "channel \(number) arrived as \(h.events("channel").last?["number"]?.string ?? "nothing")")
             return
         }
         let table = Dictionary(h.adapter.keyTable.map { ($0.key, $0.code) }, uniquingKeysWith: { first, _ in first })
         guard let seven = table[.digit7], let four = table[.digit4], let enter = table[.select] else {
-            let error = try await h.requireError("a channel on a TV without digit keys") { try await session.send(.channel(ChannelNumber(major: 74))) }
+            let error = try await h.requireError("a channel on a TV without digit keys") {
+                try await session.send(.channel(ChannelNumber(major: 74)))
+            }
             try h.require(error.code == .unsupported, "a channel without digit keys failed with \(error.code.rawValue)")
             return
         }

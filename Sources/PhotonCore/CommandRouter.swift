@@ -150,7 +150,9 @@ public enum RouterRejection: Error, Sendable, Equatable {
         case .gestureNotArmed: return PhotonError(.usage, "gesture commands need the gesture source armed first")
         case .gestureArmingExpired: return PhotonError(.usage, "the gesture source's arming expired", hint: "arm it again")
         case .gestureForbidden:
-            return PhotonError(.unsupported, "gesture sources may only send navigation, media and volume keys", hint: "power, settings, input, text, launch and raw keys need an explicit source")
+            return PhotonError(
+                .unsupported, "gesture sources may only send navigation, media and volume keys",
+                hint: "power, settings, input, text, launch and raw keys need an explicit source")
         case .staleGeneration: return PhotonError(.cancelled, "the session was retargeted; the command for the old TV was dropped")
         case .gestureHoldTooLong(let limit):
             return PhotonError(.usage, "gesture sources may hold a key for at most \(limit) s", hint: "use an explicit source for longer holds")

@@ -53,7 +53,9 @@ public struct DeviceRecord: Sendable, Hashable, Codable {
     /// character other than ASCII letters and digits as '-', so `192.168.1.23` and
     /// `192.168.12.3` stay different (`192-168-1-23`, `192-168-12-3`).
     public static func idPart(fromHost host: String) -> String {
-        String(String.UnicodeScalarView(host.lowercased().unicodeScalars.map { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) ? $0 : "-" }))
+        String(
+            String.UnicodeScalarView(
+                host.lowercased().unicodeScalars.map { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) ? $0 : "-" }))
     }
 }
 

@@ -69,7 +69,11 @@ public struct HTTPHead: Sendable, Hashable {
             guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
                 throw PhotonError(.protocolViolation, "malformed HTTP header line: \(Redaction.sanitize(line, limit: 80))")
             }
-            headers.append((String(line[..<colon]).trimmingCharacters(in: .whitespaces), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+            headers.append(
+                (
+                    String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                ))
         }
         return HTTPHead(startLine: start, headers: headers)
     }

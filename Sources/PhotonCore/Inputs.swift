@@ -80,10 +80,13 @@ extension Array where Element == TVInput {
             .notFound, "the TV has no input '\(Redaction.sanitize(name.description))'",
             hint: isEmpty
                 ? "it lists no inputs"
-                : "its inputs: " + map { input in
-                    input.standard.map { "\($0)" + (input.label.lowercased() == "\($0)" ? "" : " (\(Redaction.sanitize(input.label, limit: 40)))") }
-                        ?? Redaction.sanitize(input.label, limit: 40)
-                }.joined(separator: ", "))
+                : "its inputs: "
+                    + map { input in
+                        input.standard.map {
+                            "\($0)" + (input.label.lowercased() == "\($0)" ? "" : " (\(Redaction.sanitize(input.label, limit: 40)))")
+                        }
+                            ?? Redaction.sanitize(input.label, limit: 40)
+                    }.joined(separator: ", "))
     }
 }
 

@@ -25,14 +25,16 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
             switch self {
             case .apps:
                 throw PhotonError.unsupported(
-                    "the TV cannot list its apps", hint: "its brand's protocol has no app list; its capabilities: "
+                    "the TV cannot list its apps",
+                    hint: "its brand's protocol has no app list; its capabilities: "
                         + session.capabilities.sortedNames.joined(separator: ", "))
             case .channels:
                 throw PhotonError.unsupported(
                     "the TV cannot list its channels", hint: "its brand's protocol has no channel list; `photon channel TV NUMBER` types the digits")
             case .inputs:
                 throw PhotonError.unsupported(
-                    "the TV cannot list its inputs", hint: "its brand's protocol has no input list"
+                    "the TV cannot list its inputs",
+                    hint: "its brand's protocol has no input list"
                         + (session.capabilities.contains(.inputs)
                             ? "; switch with a standard name: \(InputName.standardNames.joined(separator: ", "))" : ""))
             }

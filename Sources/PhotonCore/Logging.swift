@@ -68,7 +68,10 @@ public enum Redaction {
             let valueStart = probe.index(after: probe.startIndex)
             var i = valueStart
             while i < probe.endIndex, probe[i] != "\"" {
-                if probe[i] == "\\" { i = probe.index(after: i); if i == probe.endIndex { break } }
+                if probe[i] == "\\" {
+                    i = probe.index(after: i)
+                    if i == probe.endIndex { break }
+                }
                 i = probe.index(after: i)
             }
             result += rest[..<valueStart]

@@ -46,7 +46,9 @@ public struct Macro: Sendable, Equatable {
 
     /// One step per element; errors name the step (`step 3 ("lunch x")`).
     public init(steps texts: [String]) throws {
-        guard !texts.isEmpty else { throw PhotonError(.usage, "a macro needs at least one step", hint: "e.g. \"key home\" \"wait 1s\" \"launch youtube\"") }
+        guard !texts.isEmpty else {
+            throw PhotonError(.usage, "a macro needs at least one step", hint: "e.g. \"key home\" \"wait 1s\" \"launch youtube\"")
+        }
         guard texts.count <= Self.stepLimit else { throw PhotonError(.usage, "a macro has at most \(Self.stepLimit) steps") }
         steps = try texts.enumerated().map { index, text in
             do {
@@ -63,10 +65,11 @@ public struct Macro: Sendable, Equatable {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map { line in
             String(line.hasSuffix("\r") ? line.dropLast() : line[...])
         }
-        try self.init(steps: lines.filter { line in
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            return !trimmed.isEmpty && !trimmed.hasPrefix("#")
-        }.map { String($0.drop { $0 == " " || $0 == "\t" }) })
+        try self.init(
+            steps: lines.filter { line in
+                let trimmed = line.drop { $0 == " " || $0 == "\t" }
+                return !trimmed.isEmpty && !trimmed.hasPrefix("#")
+            }.map { String($0.drop { $0 == " " || $0 == "\t" }) })
     }
 
     /// Reads one step. Throws `usage` with what the step should look like.
@@ -82,12 +85,13 @@ public struct Macro: Sendable, Equatable {
         switch verb {
         case "key", "keys":
             guard !arguments.isEmpty else { throw needs("key names: key down down select") }
-            return .commands(try arguments.map { name in
-                guard let key = RemoteKey(name: name) else {
-                    throw PhotonError(.usage, "unknown key '\(Redaction.sanitize(name))'", hint: "see `photon keys`")
-                }
-                return .key(.key(key), .press)
-            })
+            return .commands(
+                try arguments.map { name in
+                    guard let key = RemoteKey(name: name) else {
+                        throw PhotonError(.usage, "unknown key '\(Redaction.sanitize(name))'", hint: "see `photon keys`")
+                    }
+                    return .key(.key(key), .press)
+                })
         case "text":
             guard !rest.isEmpty else { throw needs("the text to type: text the expanse") }
             return .commands([.text(rest)])
@@ -152,10 +156,15 @@ public struct Macro: Sendable, Equatable {
     public static func duration(_ text: String) throws -> Duration {
         let lower = text.lowercased()
         let (number, scale): (Substring, Double)
-        if lower.hasSuffix("ms") { (number, scale) = (lower.dropLast(2), 0.001) }
-        else if lower.hasSuffix("s") { (number, scale) = (lower.dropLast(), 1) }
-        else if lower.hasSuffix("m") { (number, scale) = (lower.dropLast(), 60) }
-        else { throw PhotonError(.usage, "'\(Redaction.sanitize(text))' is not a time", hint: "write 500ms, 2s or 1m") }
+        if lower.hasSuffix("ms") {
+            (number, scale) = (lower.dropLast(2), 0.001)
+        } else if lower.hasSuffix("s") {
+            (number, scale) = (lower.dropLast(), 1)
+        } else if lower.hasSuffix("m") {
+            (number, scale) = (lower.dropLast(), 60)
+        } else {
+            throw PhotonError(.usage, "'\(Redaction.sanitize(text))' is not a time", hint: "write 500ms, 2s or 1m")
+        }
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(number), value.isFinite,
             value * scale <= longestWait.seconds
         else {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a short-lived command spends its time, for `make bench`'s cold-key breakdown

@@ -4,13 +4,28 @@
 /// lower-case kebab-case names of the command-line contract.
 public enum RemoteKey: String, Sendable, CaseIterable, Codable, Hashable {
     case up, down, left, right, select, back, home, menu
-    case volumeUp = "volume-up", volumeDown = "volume-down", mute
-    case power, powerOn = "power-on", powerOff = "power-off"
-    case playPause = "play-pause", play, pause, stop, next, previous, rewind
-    case fastForward = "fast-forward", record
-    case channelUp = "channel-up", channelDown = "channel-down"
-    case digit0 = "0", digit1 = "1", digit2 = "2", digit3 = "3", digit4 = "4"
-    case digit5 = "5", digit6 = "6", digit7 = "7", digit8 = "8", digit9 = "9"
+    case volumeUp = "volume-up"
+    case volumeDown = "volume-down"
+    case mute
+    case power
+    case powerOn = "power-on"
+    case powerOff = "power-off"
+    case playPause = "play-pause"
+    case play, pause, stop, next, previous, rewind
+    case fastForward = "fast-forward"
+    case record
+    case channelUp = "channel-up"
+    case channelDown = "channel-down"
+    case digit0 = "0"
+    case digit1 = "1"
+    case digit2 = "2"
+    case digit3 = "3"
+    case digit4 = "4"
+    case digit5 = "5"
+    case digit6 = "6"
+    case digit7 = "7"
+    case digit8 = "8"
+    case digit9 = "9"
     case input, settings, guide, info, captions, search
     case red, green, yellow, blue
 

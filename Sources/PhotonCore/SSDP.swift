@@ -54,7 +54,9 @@ public enum SSDP {
         else { throw PhotonError(.protocolViolation, "an SSDP answer without LOCATION, ST or USN") }
         if let sender, normalizedHost(host) != normalizedHost(sender) {
             throw PhotonError(
-                .protocolViolation, "an SSDP answer from \(Redaction.sanitize(sender, limit: 64)) names another host in its LOCATION (\(Redaction.sanitize(host, limit: 64)))")
+                .protocolViolation,
+                "an SSDP answer from \(Redaction.sanitize(sender, limit: 64)) names another host in its LOCATION (\(Redaction.sanitize(host, limit: 64)))"
+            )
         }
         return Response(
             location: Redaction.sanitize(location, limit: 256), host: Redaction.sanitize(host, limit: 64),

@@ -119,10 +119,11 @@ public final class Certificate: @unchecked Sendable {
     /// The subject in RFC 2253 form (`CN=...,O=...`).
     public var subject: String {
         guard let name = X509_get_subject_name(pointer) else { return "" }
-        return (try? withEmptyMemoryBIO { bio in
-            _ = photon_X509_NAME_print_rfc2253(bio, name)
-            return String(decoding: readMemoryBIO(bio), as: UTF8.self)
-        }) ?? ""
+        return
+            (try? withEmptyMemoryBIO { bio in
+                _ = photon_X509_NAME_print_rfc2253(bio, name)
+                return String(decoding: readMemoryBIO(bio), as: UTF8.self)
+            }) ?? ""
     }
 
     /// The subject's common name, decoded from its ASN.1 string type to UTF-8.

@@ -37,24 +37,27 @@ public final class AvahiBrowser: @unchecked Sendable {
         }
         self.poll = poll
         var error: Int32 = 0
-        let client = Avahi.client_new(Avahi.threaded_poll_get(poll), AvahiClientFlags(rawValue: 0), { _, state, userdata in
-            guard let userdata else { return }
-            let browser = Unmanaged<AvahiBrowser>.fromOpaque(userdata).takeUnretainedValue()
-            if state == AVAHI_CLIENT_FAILURE { browser.daemonLost() }
-        }, userdata, &error)
+        let client = Avahi.client_new(
+            Avahi.threaded_poll_get(poll), AvahiClientFlags(rawValue: 0),
+            { _, state, userdata in
+                guard let userdata else { return }
+                let browser = Unmanaged<AvahiBrowser>.fromOpaque(userdata).takeUnretainedValue()
+                if state == AVAHI_CLIENT_FAILURE { browser.daemonLost() }
+            }, userdata, &error)
         guard let client else {
             Avahi.threaded_poll_free(poll)
             throw Self.daemonError(error)
         }
         self.client = client
         for type in types {
-            guard let browser = Avahi.service_browser_new(
-                client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), type, nil, AvahiLookupFlags(rawValue: 0),
-                { _, interface, proto, event, name, type, domain, _, userdata in
-                    guard let userdata, let name, let type else { return }
-                    let browser = Unmanaged<AvahiBrowser>.fromOpaque(userdata).takeUnretainedValue()
-                    browser.browseEvent(interface: interface, proto: proto, event: event, name: name, type: type, domain: domain)
-                }, userdata)
+            guard
+                let browser = Avahi.service_browser_new(
+                    client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), type, nil, AvahiLookupFlags(rawValue: 0),
+                    { _, interface, proto, event, name, type, domain, _, userdata in
+                        guard let userdata, let name, let type else { return }
+                        let browser = Unmanaged<AvahiBrowser>.fromOpaque(userdata).takeUnretainedValue()
+                        browser.browseEvent(interface: interface, proto: proto, event: event, name: name, type: type, domain: domain)
+                    }, userdata)
             else {
                 let code = Avahi.client_errno(client)
                 Avahi.client_free(client)
@@ -77,7 +80,9 @@ public final class AvahiBrowser: @unchecked Sendable {
         let text = String(cString: Avahi.strerror(code)!)
         return PhotonError(
             .unreachable, "mDNS discovery needs avahi-daemon, and it is not reachable (\(text))",
-            hint: "start it (`sudo systemctl start avahi-daemon`, or `avahi-daemon -D`), check D-Bus is running, or skip discovery: `photon probe ADDRESS`")
+            hint:
+                "start it (`sudo systemctl start avahi-daemon`, or `avahi-daemon -D`), check D-Bus is running, or skip discovery: `photon probe ADDRESS`"
+        )
     }
 
     /// Called on the Avahi thread.
@@ -126,9 +131,11 @@ public final class AvahiBrowser: @unchecked Sendable {
             item = Avahi.string_list_get_next(entry)
         }
         let records = MDNSTXT.decode(entries: entries)
-        continuation.yield(.found(DiscoveredService(
-            name: Self.text(name, limit: 128), type: Self.text(type, limit: 64), host: host.map { Self.text($0, limit: 255) } ?? "",
-            addresses: addresses, port: port, txt: records)))
+        continuation.yield(
+            .found(
+                DiscoveredService(
+                    name: Self.text(name, limit: 128), type: Self.text(type, limit: 64), host: host.map { Self.text($0, limit: 255) } ?? "",
+                    addresses: addresses, port: port, txt: records)))
     }
 
     private func daemonLost() {
@@ -185,14 +192,18 @@ public final class AvahiPublisher: @unchecked Sendable {
         }
         let box = Unmanaged.passRetained(established)
         self.box = box
-        guard let group = Avahi.entry_group_new(client, { _, state, userdata in
-            guard let userdata else { return }
-            let promise = Unmanaged<Promise<Void>>.fromOpaque(userdata).takeUnretainedValue()
-            if state == AVAHI_ENTRY_GROUP_ESTABLISHED { promise.succeed(()) }
-            if state == AVAHI_ENTRY_GROUP_COLLISION || state == AVAHI_ENTRY_GROUP_FAILURE {
-                promise.fail(PhotonError(.internal, "avahi-daemon could not announce the service"))
-            }
-        }, box.toOpaque()) else {
+        guard
+            let group = Avahi.entry_group_new(
+                client,
+                { _, state, userdata in
+                    guard let userdata else { return }
+                    let promise = Unmanaged<Promise<Void>>.fromOpaque(userdata).takeUnretainedValue()
+                    if state == AVAHI_ENTRY_GROUP_ESTABLISHED { promise.succeed(()) }
+                    if state == AVAHI_ENTRY_GROUP_COLLISION || state == AVAHI_ENTRY_GROUP_FAILURE {
+                        promise.fail(PhotonError(.internal, "avahi-daemon could not announce the service"))
+                    }
+                }, box.toOpaque())
+        else {
             box.release()
             Avahi.client_free(client)
             Avahi.threaded_poll_free(poll)

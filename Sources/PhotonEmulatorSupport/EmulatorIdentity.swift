@@ -24,7 +24,8 @@ public enum EmulatorIdentity {
     private static let sharedKey = Result { () throws -> RSAKey in
         if let path = ProcessInfo.processInfo.environment["PHOTON_EMULATOR_KEY_FILE"], !path.isEmpty {
             guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw PhotonError(.usage, "PHOTON_EMULATOR_KEY_FILE names \(path), which cannot be read", hint: "unset it to let the emulator make a key")
+                throw PhotonError(
+                    .usage, "PHOTON_EMULATOR_KEY_FILE names \(path), which cannot be read", hint: "unset it to let the emulator make a key")
             }
             return try RSAKey(pem: pem)
         }
@@ -34,7 +35,8 @@ public enum EmulatorIdentity {
     /// The identity in `directory`, or one made by `make` (and stored there when given).
     public static func loadOrMake(in directory: URL?, make: () throws -> ClientIdentity) throws -> ClientIdentity {
         guard let directory else { return try make() }
-        let certURL = directory.appendingPathComponent("tv-cert.pem"), keyURL = directory.appendingPathComponent("tv-key.pem")
+        let certURL = directory.appendingPathComponent("tv-cert.pem")
+        let keyURL = directory.appendingPathComponent("tv-key.pem")
         if let cert = try? String(contentsOf: certURL, encoding: .utf8), let key = try? String(contentsOf: keyURL, encoding: .utf8) {
             return ClientIdentity(certificatePEM: cert, privateKeyPEM: key)
         }

@@ -48,7 +48,8 @@ public struct MacroLibrary: Sendable {
         guard let data = FileManager.default.contents(atPath: url.path), data.count <= 256 * 1024 else {
             let names = (try? self.names()) ?? []
             throw PhotonError(
-                .notFound, "no macro named '\(name)'", hint: names.isEmpty ? "save one: photon macro save NAME -f FILE" : "saved: " + names.joined(separator: ", "))
+                .notFound, "no macro named '\(name)'",
+                hint: names.isEmpty ? "save one: photon macro save NAME -f FILE" : "saved: " + names.joined(separator: ", "))
         }
         return String(decoding: data, as: UTF8.self)
     }

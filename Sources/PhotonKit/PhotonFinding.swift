@@ -124,9 +124,10 @@ extension Photon {
             let mdns = Task { for await event in browser.events { if case .found(let s) = event { continuation.yield(s) } } }
             let ssdpSearch = Task {
                 guard ssdp, !targets.isEmpty else { return }
-                let answers = (try? await SSDPSearcher.search(
-                    targets: targets, host: ssdpHost?.host ?? SSDP.multicastHost, port: ssdpHost?.port ?? SSDP.port,
-                    timeout: min(timeout, .seconds(3)))) ?? []
+                let answers =
+                    (try? await SSDPSearcher.search(
+                        targets: targets, host: ssdpHost?.host ?? SSDP.multicastHost, port: ssdpHost?.port ?? SSDP.port,
+                        timeout: min(timeout, .seconds(3)))) ?? []
                 for answer in answers { continuation.yield(SSDP.service(answer)) }
             }
             Task {

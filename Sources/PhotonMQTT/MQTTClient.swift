@@ -121,13 +121,15 @@ public final class MQTTClient: @unchecked Sendable {
                 client.continuation.yield(.oversize(topic: topic, bytes: Int(m.payloadlen)))
                 return
             }
-            let payload = m.payloadlen > 0 && m.payload != nil
+            let payload =
+                m.payloadlen > 0 && m.payload != nil
                 ? Array(UnsafeRawBufferPointer(start: m.payload, count: Int(m.payloadlen))) : []
             client.continuation.yield(.message(Message(topic: topic, payload: payload, qos: m.qos, retain: m.retain, receivedAt: Date())))
         }
         Mosquitto.log_callback_set(handle) { _, object, level, text in
             guard let object, let text, level & Int32(MOSQ_LOG_ERR) != 0 else { return }
-            Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue().continuation.yield(.error(Redaction.sanitize(String(cString: text), limit: 200)))
+            Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue().continuation.yield(
+                .error(Redaction.sanitize(String(cString: text), limit: 200)))
         }
         Mosquitto.reconnect_delay_set(handle, 1, 30, true)
         do {
@@ -162,14 +164,16 @@ public final class MQTTClient: @unchecked Sendable {
             stored.initialize(from: fingerprint.bytes, count: 32)
             pin = stored
             SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
-            SSL_CTX_set_cert_verify_callback(ctx, { store, argument in
-                guard let store, let argument, let certificate = X509_STORE_CTX_get0_cert(store) else { return 0 }
-                var digest = [UInt8](repeating: 0, count: 32)
-                var length: UInt32 = 0
-                guard X509_digest(certificate, EVP_sha256(), &digest, &length) == 1, length == 32 else { return 0 }
-                let expected = argument.assumingMemoryBound(to: UInt8.self)
-                return (0..<32).allSatisfy { digest[$0] == expected[$0] } ? 1 : 0
-            }, stored)
+            SSL_CTX_set_cert_verify_callback(
+                ctx,
+                { store, argument in
+                    guard let store, let argument, let certificate = X509_STORE_CTX_get0_cert(store) else { return 0 }
+                    var digest = [UInt8](repeating: 0, count: 32)
+                    var length: UInt32 = 0
+                    guard X509_digest(certificate, EVP_sha256(), &digest, &length) == 1, length == 32 else { return 0 }
+                    let expected = argument.assumingMemoryBound(to: UInt8.self)
+                    return (0..<32).allSatisfy { digest[$0] == expected[$0] } ? 1 : 0
+                }, stored)
             sslContext = ctx
             // Our context as it is: without libmosquitto's defaults (a CA file it would require).
             try check(Mosquitto.int_option(handle, MOSQ_OPT_SSL_CTX_WITH_DEFAULTS, 0), "configuring TLS")
@@ -280,10 +284,12 @@ public final class MQTTClient: @unchecked Sendable {
 
     /// Disconnects cleanly (no last will) and stops the thread. Safe to call twice.
     public func stop() {
-        guard stopping.withLock({ s -> Bool in
-            defer { s = true }
-            return !s
-        }) else { return }
+        guard
+            stopping.withLock({ s -> Bool in
+                defer { s = true }
+                return !s
+            })
+        else { return }
         // The DISCONNECT goes out on the network thread, which then ends.
         Mosquitto.disconnect(handle)
         wakeUp()

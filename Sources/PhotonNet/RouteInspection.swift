@@ -32,7 +32,8 @@ public struct RouteInfo: Sendable, Equatable {
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = withUnsafeMutablePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         let localAddress = SocketAddress(storage: local, length: length)
-        var info = RouteInfo(localAddress: localAddress.host, interface: nil, prefixLength: nil, onLocalSubnet: false, multicast: false, loopback: false)
+        var info = RouteInfo(
+            localAddress: localAddress.host, interface: nil, prefixLength: nil, onLocalSubnet: false, multicast: false, loopback: false)
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return info }
         defer { freeifaddrs(first) }

@@ -61,11 +61,13 @@ final class Socket: Sendable {
         var scratch = [UInt8](repeating: 0, count: 4096)
         while ContinuousClock.now < end {
             var failure: Int32 = 0
-            guard let n = withOpenDescriptor({ fd -> Int in
-                let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                if n < 0 { failure = errno }
-                return n
-            }) else { return }
+            guard
+                let n = withOpenDescriptor({ fd -> Int in
+                    let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                    if n < 0 { failure = errno }
+                    return n
+                })
+            else { return }
             if n > 0 { continue }
             if n == 0 { return }
             guard failure == EAGAIN || failure == EWOULDBLOCK || failure == EINTR else { return }

@@ -198,16 +198,18 @@ final class APIConnection: Sendable {
         guard let texts = request["steps"]?.arrayValue, texts.count <= Macro.stepLimit else {
             throw ServiceProtocol.usage("\"steps\" is required: an array of at most \(Macro.stepLimit) step strings")
         }
-        let macro = try Macro(steps: try texts.map { text in
-            guard let step = text.stringValue else { throw ServiceProtocol.usage("each step is a string such as \"key home\"") }
-            return step
-        })
+        let macro = try Macro(
+            steps: try texts.map { text in
+                guard let step = text.stringValue else { throw ServiceProtocol.usage("each step is a string such as \"key home\"") }
+                return step
+            })
         let lifetime = Duration.clampedSeconds(request["lifetime"]?.doubleValue ?? 10, maximum: 60)
         let destinations = (request["broadcast"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16)
         let wake = WakeRequest(destinations: destinations.isEmpty ? limits.wakeDestinations : Array(destinations), ports: limits.wakePorts)
         let device = try await photon.device(tv)
         let catalog = (try? photon.registry.adapter(id: device.brand))?.descriptor.appCatalogIDs ?? [:]
-        let results = try await DirectControl(photon: photon, source: .apiClient).runMacro(macro, on: tv, lifetime: lifetime, wake: wake, catalog: catalog)
+        let results = try await DirectControl(photon: photon, source: .apiClient).runMacro(
+            macro, on: tv, lifetime: lifetime, wake: wake, catalog: catalog)
         return [("results", .array(results.map(ServiceProtocol.json)))]
     }
 

@@ -19,7 +19,10 @@ public struct MQTTSettings: Sendable {
     /// How long a "power on" waits for a woken TV to answer.
     public var wakePatience: Duration = .seconds(30)
 
-    public init(host: String, port: UInt16, tls: MQTTClient.Options.TLS? = nil, site: String, prefix: String = "homeassistant", wakeDestinations: [String] = []) {
+    public init(
+        host: String, port: UInt16, tls: MQTTClient.Options.TLS? = nil, site: String, prefix: String = "homeassistant",
+        wakeDestinations: [String] = []
+    ) {
         self.host = host
         self.port = port
         self.tls = tls
@@ -65,7 +68,9 @@ public actor MQTTBridge {
     /// Called once when the bridge cannot go on (another daemon holds the site).
     let onFatal: @Sendable (PhotonError) -> Void
 
-    init(photon: Photon, settings: MQTTSettings, log: ServiceLog, version: String, onFatal: @escaping @Sendable (PhotonError) -> Void = { _ in }) throws {
+    init(photon: Photon, settings: MQTTSettings, log: ServiceLog, version: String, onFatal: @escaping @Sendable (PhotonError) -> Void = { _ in })
+        throws
+    {
         self.onFatal = onFatal
         self.photon = photon
         self.settings = settings
@@ -124,7 +129,8 @@ public actor MQTTBridge {
                 // Dropped in the client's callback, before any copy: said to the sender
                 // if the topic names one of this site's TVs.
                 if let (tvPart, _) = topics.parseCommandTopic(topic), let id = byTopicID[tvPart] {
-                    publishResult(id, commandID: nil, .failure(PhotonError(.usage, "the command is \(bytes) bytes, over the 8 KiB limit; it was dropped")))
+                    publishResult(
+                        id, commandID: nil, .failure(PhotonError(.usage, "the command is \(bytes) bytes, over the 8 KiB limit; it was dropped")))
                 }
             }
         }
@@ -217,7 +223,8 @@ public actor MQTTBridge {
     func publishDiscovery(_ device: DeviceRecord) {
         let brand = try? photon.registry.adapter(id: device.brand)
         let payload = MQTTDiscovery.payload(
-            device: device, brand: brand, apps: apps[device.id] ?? [], inputs: inputs[device.id], macros: macroNames, topics: topics, version: version)
+            device: device, brand: brand, apps: apps[device.id] ?? [], inputs: inputs[device.id], macros: macroNames, topics: topics, version: version
+        )
         client.publish(topics.discovery(device.id), payload.encoded, retain: true)
     }
 
@@ -264,9 +271,12 @@ public actor MQTTBridge {
             await self.commandFinished(id)
         }
         if !admitted {
-            publishResult(id, commandID: nil, .failure(PhotonError(
-                .unreachable, "\(MQTTBridge.commandsWaitingPerTV) commands already wait for this TV; this one was refused, not queued",
-                hint: "send fewer commands at once")))
+            publishResult(
+                id, commandID: nil,
+                .failure(
+                    PhotonError(
+                        .unreachable, "\(MQTTBridge.commandsWaitingPerTV) commands already wait for this TV; this one was refused, not queued",
+                        hint: "send fewer commands at once")))
         }
     }
 
@@ -338,9 +348,10 @@ public actor MQTTBridge {
             sequence += 1
             routerSessions[target] = (session, sequence)
             do {
-                let outcome = try await photon.router.submit(CommandEnvelope(
-                    id: envelopeID, sessionID: session, target: target, sequence: sequence, issuedAt: request.issuedAt,
-                    expiresAt: request.expiresAt, source: .mqtt, command: command))
+                let outcome = try await photon.router.submit(
+                    CommandEnvelope(
+                        id: envelopeID, sessionID: session, target: target, sequence: sequence, issuedAt: request.issuedAt,
+                        expiresAt: request.expiresAt, source: .mqtt, command: command))
                 if outcome == .woke { woke = true }
                 if outcome == .sent { acknowledged = false }
             } catch RouterRejection.closedSession, RouterRejection.unknownSession {

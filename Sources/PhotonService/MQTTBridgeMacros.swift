@@ -22,7 +22,9 @@ extension MQTTBridge {
             let results = try await DirectControl(photon: photon, source: .mqtt).runMacro(
                 macro, on: id, lifetime: .seconds(10), wake: wake, catalog: catalog)
             if let failed = results.first(where: { !$0.ok }), let error = failed.error {
-                throw PhotonError(error.code, "macro \(name): step \(failed.index) (\(Redaction.sanitize(failed.text, limit: 60))) failed: \(error.message)", hint: error.hint)
+                throw PhotonError(
+                    error.code, "macro \(name): step \(failed.index) (\(Redaction.sanitize(failed.text, limit: 60))) failed: \(error.message)",
+                    hint: error.hint)
             }
             publishResult(id, commandID: commandID, .success(false))
         } catch {

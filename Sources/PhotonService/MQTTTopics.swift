@@ -17,7 +17,11 @@ public struct MQTTTopics: Sendable, Hashable {
 
     /// Letters, digits, `_` and `-`; anything else becomes `_`.
     public static func objectID(_ text: String) -> String {
-        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") ? $0 : "_" }))
+        let cleaned = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") ? $0 : "_"
+                }))
         return cleaned.isEmpty ? "photon" : String(cleaned.prefix(64))
     }
 
@@ -71,76 +75,124 @@ enum MQTTDiscovery {
         let keys = Set(brand?.keyTable.map(\.key) ?? [])
         func unique(_ name: String) -> JSONValue { .string("\(object)_\(name)") }
         var components: [(String, JSONValue)] = [
-            ("power", .object([
-                ("p", "switch"), ("uniq_id", unique("power")), ("name", "Power"), ("stat_t", .string(topics.state(id, "power"))),
-                ("cmd_t", .string(topics.command(id, "power"))), ("pl_on", "ON"), ("pl_off", "OFF"), ("ic", "mdi:television"),
-            ])),
+            (
+                "power",
+                .object([
+                    ("p", "switch"), ("uniq_id", unique("power")), ("name", "Power"), ("stat_t", .string(topics.state(id, "power"))),
+                    ("cmd_t", .string(topics.command(id, "power"))), ("pl_on", "ON"), ("pl_off", "OFF"), ("ic", "mdi:television"),
+                ])
+            )
         ]
         if capabilities.contains(.volumeSet) {
-            components.append(("volume", .object([
-                ("p", "number"), ("uniq_id", unique("volume")), ("name", "Volume"), ("min", 0), ("max", 100), ("step", 1), ("mode", "slider"),
-                ("stat_t", .string(topics.state(id, "volume"))), ("cmd_t", .string(topics.command(id, "volume"))),
-            ])))
+            components.append(
+                (
+                    "volume",
+                    .object([
+                        ("p", "number"), ("uniq_id", unique("volume")), ("name", "Volume"), ("min", 0), ("max", 100), ("step", 1), ("mode", "slider"),
+                        ("stat_t", .string(topics.state(id, "volume"))), ("cmd_t", .string(topics.command(id, "volume"))),
+                    ])
+                ))
         }
         if capabilities.contains(.appList), !apps.isEmpty {
-            components.append(("source", .object([
-                ("p", "select"), ("uniq_id", unique("source")), ("name", "Source"),
-                ("options", .array(apps.prefix(200).map { .string($0.name) })),
-                ("stat_t", .string(topics.state(id, "source"))), ("cmd_t", .string(topics.command(id, "source"))),
-            ])))
+            components.append(
+                (
+                    "source",
+                    .object([
+                        ("p", "select"), ("uniq_id", unique("source")), ("name", "Source"),
+                        ("options", .array(apps.prefix(200).map { .string($0.name) })),
+                        ("stat_t", .string(topics.state(id, "source"))), ("cmd_t", .string(topics.command(id, "source"))),
+                    ])
+                ))
         }
         if capabilities.contains(.inputs) {
             // The TV's own labels where it lists them, else the standard names its keys reach.
             let options = inputs.map { $0.prefix(64).map(\.name) } ?? InputName.standardNames
-            components.append(("input", .object([
-                ("p", "select"), ("uniq_id", unique("input")), ("name", "Input"), ("options", .array(options.map { .string($0) })),
-                ("cmd_t", .string(topics.command(id, "input"))), ("ic", "mdi:video-input-hdmi"),
-            ])))
+            components.append(
+                (
+                    "input",
+                    .object([
+                        ("p", "select"), ("uniq_id", unique("input")), ("name", "Input"), ("options", .array(options.map { .string($0) })),
+                        ("cmd_t", .string(topics.command(id, "input"))), ("ic", "mdi:video-input-hdmi"),
+                    ])
+                ))
         }
         if capabilities.contains(.notifications) {
-            components.append(("notify", .object([
-                ("p", "notify"), ("uniq_id", unique("notify")), ("name", "Message"), ("cmd_t", .string(topics.command(id, "notify"))),
-            ])))
+            components.append(
+                (
+                    "notify",
+                    .object([
+                        ("p", "notify"), ("uniq_id", unique("notify")), ("name", "Message"), ("cmd_t", .string(topics.command(id, "notify"))),
+                    ])
+                ))
         }
         if capabilities.contains(.screenPower) {
             // Optimistic: the power-state sensor says "Screen Off" where the TV reports it.
-            components.append(("screen", .object([
-                ("p", "switch"), ("uniq_id", unique("screen")), ("name", "Screen"), ("cmd_t", .string(topics.command(id, "screen"))),
-                ("pl_on", "ON"), ("pl_off", "OFF"), ("ic", "mdi:monitor-off"),
-            ])))
+            components.append(
+                (
+                    "screen",
+                    .object([
+                        ("p", "switch"), ("uniq_id", unique("screen")), ("name", "Screen"), ("cmd_t", .string(topics.command(id, "screen"))),
+                        ("pl_on", "ON"), ("pl_off", "OFF"), ("ic", "mdi:monitor-off"),
+                    ])
+                ))
         }
         if capabilities.contains(.text) {
-            components.append(("text", .object([
-                ("p", "text"), ("uniq_id", unique("text")), ("name", "Send text"), ("max", 255),
-                ("cmd_t", .string(topics.command(id, "text"))),
-            ])))
+            components.append(
+                (
+                    "text",
+                    .object([
+                        ("p", "text"), ("uniq_id", unique("text")), ("name", "Send text"), ("max", 255),
+                        ("cmd_t", .string(topics.command(id, "text"))),
+                    ])
+                ))
         }
         for key in buttonKeys where keys.contains(key) {
             let name = key.rawValue.replacingOccurrences(of: "-", with: "_")
-            components.append(("key_\(name)", .object([
-                ("p", "button"), ("uniq_id", unique("key_\(name)")), ("name", .string(label(key))),
-                ("cmd_t", .string(topics.command(id, "key"))), ("pl_prs", .string(key.rawValue)),
-            ])))
+            components.append(
+                (
+                    "key_\(name)",
+                    .object([
+                        ("p", "button"), ("uniq_id", unique("key_\(name)")), ("name", .string(label(key))),
+                        ("cmd_t", .string(topics.command(id, "key"))), ("pl_prs", .string(key.rawValue)),
+                    ])
+                ))
         }
         // Saved macros (`photon macro save`), run by the daemon as the mqtt source.
         for name in macros.prefix(100) {
-            components.append(("macro_\(name)", .object([
-                ("p", "button"), ("uniq_id", unique("macro_\(name)")), ("name", .string("Macro \(name)")),
-                ("cmd_t", .string(topics.command(id, "macro"))), ("pl_prs", .string(name)), ("ic", "mdi:script-text-play"),
-            ])))
+            components.append(
+                (
+                    "macro_\(name)",
+                    .object([
+                        ("p", "button"), ("uniq_id", unique("macro_\(name)")), ("name", .string("Macro \(name)")),
+                        ("cmd_t", .string(topics.command(id, "macro"))), ("pl_prs", .string(name)), ("ic", "mdi:script-text-play"),
+                    ])
+                ))
         }
         components += [
-            ("app", .object([("p", "sensor"), ("uniq_id", unique("app")), ("name", "Current app"), ("stat_t", .string(topics.state(id, "app"))), ("ic", "mdi:apps")])),
+            (
+                "app",
+                .object([
+                    ("p", "sensor"), ("uniq_id", unique("app")), ("name", "Current app"), ("stat_t", .string(topics.state(id, "app"))),
+                    ("ic", "mdi:apps"),
+                ])
+            ),
             // on, standby, screen-off or off, with the TV's own words as the reason.
-            ("power_state", .object([
-                ("p", "sensor"), ("uniq_id", unique("power_state")), ("name", "Power state"), ("stat_t", .string(topics.state(id, "power_state"))),
-                ("dev_cla", "enum"), ("ops", .array(PowerState.allCases.map { .string($0.rawValue) })),
-                ("json_attr_t", .string(topics.state(id, "power_attributes"))),
-            ])),
-            ("connection", .object([
-                ("p", "sensor"), ("uniq_id", unique("connection")), ("name", "Connection"), ("stat_t", .string(topics.state(id, "connection"))),
-                ("ent_cat", "diagnostic"),
-            ])),
+            (
+                "power_state",
+                .object([
+                    ("p", "sensor"), ("uniq_id", unique("power_state")), ("name", "Power state"),
+                    ("stat_t", .string(topics.state(id, "power_state"))),
+                    ("dev_cla", "enum"), ("ops", .array(PowerState.allCases.map { .string($0.rawValue) })),
+                    ("json_attr_t", .string(topics.state(id, "power_attributes"))),
+                ])
+            ),
+            (
+                "connection",
+                .object([
+                    ("p", "sensor"), ("uniq_id", unique("connection")), ("name", "Connection"), ("stat_t", .string(topics.state(id, "connection"))),
+                    ("ent_cat", "diagnostic"),
+                ])
+            ),
         ]
         var deviceBlock: [(String, JSONValue)] = [
             ("ids", .array([.string(object)])), ("name", .string(device.name ?? device.nickname)),

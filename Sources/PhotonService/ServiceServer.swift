@@ -118,7 +118,8 @@ public final class ServiceServer: Sendable {
             return
         }
         let id = UUID()
-        let connection = APIConnection(stream: stream, photon: photon, limits: limits, log: log, onReload: { [weak self] in await self?.runReloadHooks() })
+        let connection = APIConnection(
+            stream: stream, photon: photon, limits: limits, log: log, onReload: { [weak self] in await self?.runReloadHooks() })
         let admitted = state.withLock { s -> Bool in
             guard !s.stopped, s.clients.count < limits.clients else { return false }
             s.clients[id] = connection

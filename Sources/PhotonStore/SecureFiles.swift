@@ -104,7 +104,8 @@ enum SecureFiles {
                     let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
                     if n < 0 {
                         if errno == EINTR { continue }
-                        throw PhotonError(.storeIO, "cannot write \(temp.path): \(String(cString: strerror(errno)))",
+                        throw PhotonError(
+                            .storeIO, "cannot write \(temp.path): \(String(cString: strerror(errno)))",
                             hint: "check free disk space")
                     }
                     offset += n

@@ -89,7 +89,9 @@ public struct Store: Sendable {
                     throw PhotonError(
                         .untrustedCertificate,
                         "the TV at \(new.endpoint) reports the id of \(Redaction.sanitize(old.nickname)) (\(old.id)) but has \(differences.joined(separator: " and ")); nothing was replaced",
-                        hint: "if it is the same TV (reset or moved), pair again with --replace; otherwise `photon forget \(Redaction.sanitize(old.nickname))` first")
+                        hint:
+                            "if it is the same TV (reset or moved), pair again with --replace; otherwise `photon forget \(Redaction.sanitize(old.nickname))` first"
+                    )
                 }
             }
             devices.devices.removeAll { $0.id == new.id }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PhotonJSON
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One connection to the daemon's socket, with the checks every client makes: the socket
 /// and its directory private to this user, the daemon running as this user (the kernel's

@@ -32,7 +32,8 @@ nonisolated(unsafe) var keepAlive: [Any] = []
 let commands: [CommandSpec<EmulatorRun>] = BuiltInPlugins.emulators.map { emulator in
     CommandSpec<EmulatorRun>(
         [emulator.brand], summary: emulator.summary, options: emulator.options,
-        details: "Prints JSON lines on stdout (ready, pairing and connection events, and every command it receives), each with t (CLOCK_MONOTONIC seconds).",
+        details:
+            "Prints JSON lines on stdout (ready, pairing and connection events, and every command it receives), each with t (CLOCK_MONOTONIC seconds).",
         examples: ["photon-emulator \(emulator.brand) --port 0"]
     ) { parsed, run in
         var settings = EmulatorSettings(
@@ -81,7 +82,9 @@ if Array(CommandLine.arguments.dropFirst()) == ["__manpage"] {
             "photon-emulator runs one emulated TV of a brand until it is killed. It listens on loopback by default, speaks the brand's real protocol (TLS certificates, pairing prompts and codes, keys, text, apps, state), and prints one JSON object per line on stdout for everything that happens, each with t, the CLOCK_MONOTONIC time in seconds.",
             "Ports given as 0 are chosen free; the ready line says which. Options that make it misbehave (refuse, time out, go silent, send garbage) exist to test clients.",
         ],
-        commands: commands.map { ManPage.Command(usage: "photon-emulator \($0.name) [OPTIONS]", summary: $0.summary, options: $0.options, details: $0.details) },
+        commands: commands.map {
+            ManPage.Command(usage: "photon-emulator \($0.name) [OPTIONS]", summary: $0.summary, options: $0.options, details: $0.details)
+        },
         options: commonOptions,
         exitStatus: [("0", "stopped by a signal after running"), ("1", "it could not start (a port in use)"), ("2", "usage: a bad command line")],
         files: [("DIR", "with --state DIR: the emulated TV's certificate and the clients it paired, kept across restarts")],

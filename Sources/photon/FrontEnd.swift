@@ -19,7 +19,8 @@ struct FastCommand {
         if environment("PHOTON_DIRECT") == "1" { return nil }
         home = environment("PHOTON_HOME").flatMap { $0.isEmpty ? nil : $0 }
         var positional: [String] = []
-        var long = false, raw = false
+        var long = false
+        var raw = false
         var hold = 1000
         var index = 0
         var given: Set<String> = []
@@ -166,10 +167,13 @@ enum FrontEnd {
         if json {
             print(
                 JSONValue.object([
-                    ("error", .object([
-                        ("code", .string(code)), ("message", .string(message)), ("hint", .optional(hint)),
-                        ("exitCode", .int(Int(exitCode))),
-                    ]))
+                    (
+                        "error",
+                        .object([
+                            ("code", .string(code)), ("message", .string(message)), ("hint", .optional(hint)),
+                            ("exitCode", .int(Int(exitCode))),
+                        ])
+                    )
                 ]).encoded)
         }
         return exitCode

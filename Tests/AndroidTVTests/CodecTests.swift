@@ -61,8 +61,11 @@ func bytes(_ parts: Any...) -> [UInt8] {
 
 @Suite struct RemoteCodecTests {
     @Test func decodesCapturedConfigure() throws {
-        let frame = hex("0a 53 08 fd 04 12 4e 0a 0c") + bytes("Smart TV Pro", hex("12 03"), "TCL", hex("18 01 22 02"), "11",
-            hex("2a 24"), "com.google.android.tv.remote.service", hex("32 0d"), "5.2.473254133")
+        let frame =
+            hex("0a 53 08 fd 04 12 4e 0a 0c")
+            + bytes(
+                "Smart TV Pro", hex("12 03"), "TCL", hex("18 01 22 02"), "11",
+                hex("2a 24"), "com.google.android.tv.remote.service", hex("32 0d"), "5.2.473254133")
         guard case .configure(let features, let device?) = try RemoteMessage.decode(frame) else {
             Issue.record("not a configure")
             return
@@ -75,15 +78,18 @@ func bytes(_ parts: Any...) -> [UInt8] {
 
     @Test func encodesLikeTheReferenceClient() {
         let info = RemoteDeviceInfo(model: "", vendor: "", platform: 1, osVersion: "1", packageName: "atvremote", appVersion: "1.0.0")
-        #expect(RemoteMessage.configure(features: 615, device: info).encoded()
-            == hex("0a 1c 08 e7 04 12 17 18 01 22 01") + bytes("1", hex("2a 09"), "atvremote", hex("32 05"), "1.0.0"))
+        #expect(
+            RemoteMessage.configure(features: 615, device: info).encoded()
+                == hex("0a 1c 08 e7 04 12 17 18 01 22 01") + bytes("1", hex("2a 09"), "atvremote", hex("32 05"), "1.0.0"))
         #expect(RemoteMessage.setActive(features: 615).encoded() == hex("12 03 08 e7 04"))
         #expect(VarintFraming.frame(RemoteMessage.keyInject(code: 26, direction: .short).encoded()) == hex("06 52 04 08 1a 10 03"))
         #expect(VarintFraming.frame(RemoteMessage.keyInject(code: 23, direction: .startLong).encoded()) == hex("06 52 04 08 17 10 01"))
-        #expect(VarintFraming.frame(RemoteMessage.appLinkLaunch("https://www.youtube.com").encoded())
-            == hex("1c d2 05 19 0a 17") + bytes("https://www.youtube.com"))
-        #expect(VarintFraming.frame(RemoteMessage.imeBatchEdit(imeCounter: 9, fieldCounter: 4, text: "hi").encoded())
-            == hex("15 aa 01 12 08 09 10 04 1a 0c 08 01 12 08 08 01 10 01 1a 02") + bytes("hi"))
+        #expect(
+            VarintFraming.frame(RemoteMessage.appLinkLaunch("https://www.youtube.com").encoded())
+                == hex("1c d2 05 19 0a 17") + bytes("https://www.youtube.com"))
+        #expect(
+            VarintFraming.frame(RemoteMessage.imeBatchEdit(imeCounter: 9, fieldCounter: 4, text: "hi").encoded())
+                == hex("15 aa 01 12 08 09 10 04 1a 0c 08 01 12 08 08 01 10 01 1a 02") + bytes("hi"))
         #expect(VarintFraming.frame(RemoteMessage.voiceBegin(sessionID: 42, packageName: nil).encoded()) == hex("05 f2 01 02 08 2a"))
         #expect(VarintFraming.frame(RemoteMessage.voiceEnd(sessionID: 42).encoded()) == hex("05 82 02 02 08 2a"))
         #expect(VarintFraming.frame(RemoteMessage.pingResponse(val1: 5).encoded()) == hex("04 4a 02 08 05"))
@@ -95,8 +101,9 @@ func bytes(_ parts: Any...) -> [UInt8] {
         #expect(try RemoteMessage.decode(hex("c2 02 02 08 01")) == .start(started: true))
         #expect(try RemoteMessage.decode(hex("c2 02 02 08 00")) == .start(started: false))
         #expect(try RemoteMessage.decode(hex("12 00")) == .setActive(features: 0))
-        #expect(try RemoteMessage.decode(hex("a2 01 0d 0a 0b 62 09") + bytes("com.vk.tv"))
-            == .imeKeyInject(appPackage: "com.vk.tv", label: nil))
+        #expect(
+            try RemoteMessage.decode(hex("a2 01 0d 0a 0b 62 09") + bytes("com.vk.tv"))
+                == .imeKeyInject(appPackage: "com.vk.tv", label: nil))
         let volume = hex("92 03 18 08 02 10 02 1a 08") + bytes("AiPlus2K", hex("20 02 28 00 30 64 38 4a 40 00"))
         #expect(try RemoteMessage.decode(volume) == .setVolumeLevel(RemoteVolume(playerModel: "AiPlus2K", level: 74, maximum: 100, muted: false)))
         // A negative int32 (ping val2) is a 10-byte varint.
@@ -164,14 +171,14 @@ func bytes(_ parts: Any...) -> [UInt8] {
         for _ in 0..<500 {
             var data: [UInt8] = []
             for _ in 0..<40 {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 data.append(UInt8(truncatingIfNeeded: state >> 33))
             }
             _ = try? RemoteMessage.decode(data)
             _ = try? PoloMessage.decode(data)
             var decoder = VarintFrameDecoder(maxMessageSize: 64)
             decoder.append(data)
-            while let _ = try? decoder.next() {}
+            while (try? decoder.next()) != nil {}
             #expect(decoder.bufferedCount <= 40)
         }
     }

@@ -1,8 +1,8 @@
 import AndroidTVEmulator
 import Foundation
-import PhotonEmulatorSupport
 import PhotonCore
 import PhotonCrypto
+import PhotonEmulatorSupport
 import PhotonNet
 import PhotonTestSupport
 import Testing
@@ -66,7 +66,8 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
 @Suite struct EmulatorFlowTests {
     func pair(_ tv: EmulatedAndroidTV, _ log: EventLog, context: AdapterContext) async throws -> PairedTV {
         let flow = AndroidTVAdapter().pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]), context: context)
+            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]), context: context
+        )
         return try await flow.run(responder: EmulatorResponder(log: log))
     }
 
@@ -90,7 +91,10 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
         try await session.send(.voice(pcm: [UInt8](repeating: 1, count: 30000), sampleRate: 8000))
         _ = try await log.wait(for: "voice")
         let keys = log.named("key").map { "\($0["key"]!.string!)/\($0["direction"]!.string!)" }
-        #expect(Array(keys.prefix(4)) == ["KEYCODE_HOME/SHORT", "KEYCODE_TV_INPUT/SHORT", "KEYCODE_DPAD_CENTER/START_LONG", "KEYCODE_DPAD_CENTER/END_LONG"])
+        #expect(
+            Array(keys.prefix(4)) == [
+                "KEYCODE_HOME/SHORT", "KEYCODE_TV_INPUT/SHORT", "KEYCODE_DPAD_CENTER/START_LONG", "KEYCODE_DPAD_CENTER/END_LONG",
+            ])
         #expect(log.named("text").first?["text"]?.string == "hello")
         #expect(log.named("launch").first?["app"]?.string == "https://www.youtube.com")
         // 30000 bytes → 20480 + 9520 (the last at least 8192).
@@ -157,7 +161,8 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
         let (tv, log) = try await startTV()
         defer { Task { await tv.stop() } }
         let flow = AndroidTVAdapter().pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]), context: try context())
+            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]),
+            context: try context())
         // A code with a valid-looking shape whose check byte is wrong: caught locally, three times.
         do {
             _ = try await flow.run(responder: EmulatorResponder(log: log, codeOverride: "000000"))
@@ -174,7 +179,8 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
         let (tv, log) = try await startTV()
         defer { Task { await tv.stop() } }
         let flow = AndroidTVAdapter().pairing(
-            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]), context: try context())
+            with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]),
+            context: try context())
         do {
             _ = try await flow.run(responder: EmulatorResponder(log: log, trust: false))
             Issue.record("pairing went on without consent")
@@ -280,7 +286,8 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
     @Test func certificateSubjects() {
         let a = AndroidTVCertificateSubject.parse(commonName: "atvremote/darcy/darcy/SHIELD Android TV/aa:bb:cc:dd:ee:ff", subject: "")
         #expect(a.name == "SHIELD Android TV" && a.mac == "AA:BB:CC:DD:EE:FF")
-        let b = AndroidTVCertificateSubject.parse(commonName: "atvremote/A8-71-16-A2-31-1D", subject: "dnQualifier=fugu/fugu/Nexus Player,CN=atvremote/A8-71-16-A2-31-1D")
+        let b = AndroidTVCertificateSubject.parse(
+            commonName: "atvremote/A8-71-16-A2-31-1D", subject: "dnQualifier=fugu/fugu/Nexus Player,CN=atvremote/A8-71-16-A2-31-1D")
         #expect(b.name == "Nexus Player" && b.mac == "A8:71:16:A2:31:1D")
         #expect(AndroidTVCertificateSubject.parse(commonName: "Home Assistant", subject: "").mac == nil)
         #expect(AndroidTVCertificateSubject.normalizedMAC("not a mac") == nil)
@@ -288,14 +295,16 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
 
     @Test func recognisesDiscoveredServices() {
         let adapter = AndroidTVAdapter()
-        let v2 = adapter.recognise(DiscoveredService(
-            name: "Living Room\u{1B}[2J", type: "_androidtvremote2._tcp", host: "android-2.local", addresses: ["127.0.0.1"], port: 6466,
-            txt: ["bt": "a8:71:16:a2:31:1d"]))
+        let v2 = adapter.recognise(
+            DiscoveredService(
+                name: "Living Room\u{1B}[2J", type: "_androidtvremote2._tcp", host: "android-2.local", addresses: ["127.0.0.1"], port: 6466,
+                txt: ["bt": "a8:71:16:a2:31:1d"]))
         #expect(v2?.name == "Living Room?[2J")
         #expect(v2?.mac == "A8:71:16:A2:31:1D" && v2?.id == "androidtv-a87116a2311d")
         #expect(v2?.ports == ["remote": 6466, "pairing": 6467] && v2?.unsupportedReason == nil)
-        let v1 = adapter.recognise(DiscoveredService(
-            name: "Old Box", type: "_androidtvremote._tcp", host: "h", addresses: ["127.0.0.1"], port: 6466, txt: [:]))
+        let v1 = adapter.recognise(
+            DiscoveredService(
+                name: "Old Box", type: "_androidtvremote._tcp", host: "h", addresses: ["127.0.0.1"], port: 6466, txt: [:]))
         #expect(v1?.unsupportedReason?.contains("legacy") == true)
         #expect(adapter.recognise(DiscoveredService(name: "x", type: "_http._tcp", host: "h", addresses: [], port: 80, txt: [:])) == nil)
     }

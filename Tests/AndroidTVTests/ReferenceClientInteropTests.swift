@@ -9,7 +9,10 @@ import Testing
 /// own client expects.
 @Suite struct ReferenceClientInteropTests {
     @Test func androidtvremote2PairsAndSendsKeysTextAndLaunch() async throws {
-        let (tv, log) = try await startTV { $0.name = "Interop Room"; $0.mac = "02:11:22:33:44:55" }
+        let (tv, log) = try await startTV {
+            $0.name = "Interop Room"
+            $0.mac = "02:11:22:33:44:55"
+        }
         defer { Task { await tv.stop() } }
         let workdir = try TestEnvironment.temporaryDirectory("atv-interop")
         let client = try TestProcess(

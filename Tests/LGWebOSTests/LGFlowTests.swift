@@ -59,9 +59,12 @@ func lgContext(timeout: Duration = .seconds(5), log: LogLines = LogLines()) thro
 @Suite struct LGFlowTests {
     let adapter = LGWebOSAdapter(acceptTimeout: .seconds(3), keepAlive: .zero)
 
-    func pair(_ tv: EmulatedLGTV, _ ctx: AdapterContext, user: User = User(), port: UInt16? = nil, adapter: LGWebOSAdapter? = nil) async throws -> PairedTV {
+    func pair(_ tv: EmulatedLGTV, _ ctx: AdapterContext, user: User = User(), port: UInt16? = nil, adapter: LGWebOSAdapter? = nil) async throws
+        -> PairedTV
+    {
         try await (adapter ?? self.adapter).pairing(
-            with: Endpoint(host: "127.0.0.1", port: port ?? tv.port ?? 1), options: AdapterOptionValues(ports: ["ws": tv.plainPort ?? 1]), context: ctx
+            with: Endpoint(host: "127.0.0.1", port: port ?? tv.port ?? 1), options: AdapterOptionValues(ports: ["ws": tv.plainPort ?? 1]),
+            context: ctx
         ).run(responder: user)
     }
 
@@ -151,7 +154,9 @@ func lgContext(timeout: Duration = .seconds(5), log: LogLines = LogLines()) thro
         // Changes are pushed: launching, volume, power off.
         try await session.send(.launch("netflix"))
         try await session.send(.setVolume(30))
-        try await wait("pushed changes") { $0.contains(.currentApp("netflix")) && $0.contains(.volume(VolumeState(level: 30, maximum: 100, muted: false))) }
+        try await wait("pushed changes") {
+            $0.contains(.currentApp("netflix")) && $0.contains(.volume(VolumeState(level: 30, maximum: 100, muted: false)))
+        }
         // Playing: play/pause sends PAUSE; power goes through turnOff while on.
         try await session.send(.key(.key(.playPause), .press))
         try await session.send(.key(.key(.power), .press))
@@ -193,9 +198,13 @@ func lgContext(timeout: Duration = .seconds(5), log: LogLines = LogLines()) thro
         defer { Task { await tv.stop() } }
         // What every client sent before 2026: a manifest with a signed block.
         let channel = try await NetConnector().openMessageStream(
-            MessageStreamRequest(endpoint: Endpoint(host: "127.0.0.1", port: tv.port!), target: "/", security: .tls(TLSClientOptions(trust: .captureForFirstUse))),
+            MessageStreamRequest(
+                endpoint: Endpoint(host: "127.0.0.1", port: tv.port!), target: "/", security: .tls(TLSClientOptions(trust: .captureForFirstUse))),
             timeout: .seconds(5))
-        try await channel.send(.text(#"{"type":"register","id":"register_0","payload":{"pairingType":"PROMPT","manifest":{"manifestVersion":1,"signed":{"appId":"com.lge.test","permissions":["TEST_SECURE"]},"signatures":[{"signatureVersion":1,"signature":"eyJ"}],"permissions":["LAUNCH"]}}}"#))
+        try await channel.send(
+            .text(
+                #"{"type":"register","id":"register_0","payload":{"pairingType":"PROMPT","manifest":{"manifestVersion":1,"signed":{"appId":"com.lge.test","permissions":["TEST_SECURE"]},"signatures":[{"signatureVersion":1,"signature":"eyJ"}],"permissions":["LAUNCH"]}}}"#
+            ))
         guard case .text(let text)? = try await channel.receive(timeout: .seconds(5)) else { throw TestFailure("no answer") }
         #expect(text.contains("403 Pairing rejected: blacklisted certificate detected"))
         await channel.close(code: 1000, reason: "")
@@ -285,7 +294,8 @@ func lgContext(timeout: Duration = .seconds(5), log: LogLines = LogLines()) thro
     @Test func probeReadsHelloAndSystemInfoWithoutPairing() async throws {
         let (tv, events) = try await startLG()
         defer { Task { await tv.stop() } }
-        let candidate = try #require(try await adapter.probe(host: "127.0.0.1", ports: ["wss": tv.port!, "ws": tv.plainPort!], context: try lgContext()))
+        let candidate = try #require(
+            try await adapter.probe(host: "127.0.0.1", ports: ["wss": tv.port!, "ws": tv.plainPort!], context: try lgContext()))
         #expect(candidate.brand == "lg" && candidate.id == "lg-1f2e3d4c5b6a" && candidate.endpoint.port == tv.port)
         #expect(candidate.model == "OLED65C25LB (webOS 23.20.56)")
         #expect(events.named("prompt").isEmpty)
@@ -298,7 +308,8 @@ func lgContext(timeout: Duration = .seconds(5), log: LogLines = LogLines()) thro
         let closed = try TCPListener(host: "127.0.0.1", port: 0)
         let closedPort = closed.port
         closed.close()
-        let plain = try #require(try await adapter.probe(host: "127.0.0.1", ports: ["wss": closedPort, "ws": old.plainPort!], context: try lgContext()))
+        let plain = try #require(
+            try await adapter.probe(host: "127.0.0.1", ports: ["wss": closedPort, "ws": old.plainPort!], context: try lgContext()))
         #expect(plain.endpoint.port == old.plainPort && plain.remarks.first?.contains("--allow-unencrypted") == true)
         #expect(plain.unsupportedReason?.contains("PIN") == true)
     }

@@ -69,7 +69,8 @@ import Testing
         let blacklisted = LGHandshake.refusal("403 Pairing rejected: blacklisted certificate detected", stored: false)
         #expect(blacklisted.code == .pairingRefused && blacklisted.message.contains("blacklisted"))
         #expect(LGHandshake.isPlausibleKey("0123456789abcdef0123456789abcdef"))
-        #expect(!LGHandshake.isPlausibleKey("") && !LGHandshake.isPlausibleKey("a\"b") && !LGHandshake.isPlausibleKey(String(repeating: "a", count: 200)))
+        #expect(
+            !LGHandshake.isPlausibleKey("") && !LGHandshake.isPlausibleKey("a\"b") && !LGHandshake.isPlausibleKey(String(repeating: "a", count: 200)))
     }
 
     @Test func volumeInBothShapes() {
@@ -83,7 +84,9 @@ import Testing
     }
 
     @Test func powerStatesFollowTheTable() {
-        for (state, on) in [("Active", true), ("Screen Off", true), ("Screen Saver", true), ("Active Standby", false), ("Suspend", false), ("Power Off", false)] {
+        for (state, on) in [
+            ("Active", true), ("Screen Off", true), ("Screen Saver", true), ("Active Standby", false), ("Suspend", false), ("Power Off", false),
+        ] {
             #expect(LGState.isOn(.object([("state", .string(state))])) == on, "\(state)")
         }
         #expect(LGState.isOn(.object([])) == nil)
@@ -136,9 +139,10 @@ import Testing
     }
 
     @Test func helloFieldsAreSanitised() {
-        let hello = LGHello(payload: .object([
-            ("deviceUUID", "abc\u{1B}[31m"), ("deviceOSReleaseVersion", "23.20.56"), ("pairingTypes", .array(["PIN", "PROMPT"])),
-        ]))
+        let hello = LGHello(
+            payload: .object([
+                ("deviceUUID", "abc\u{1B}[31m"), ("deviceOSReleaseVersion", "23.20.56"), ("pairingTypes", .array(["PIN", "PROMPT"])),
+            ]))
         #expect(hello.deviceUUID?.contains("\u{1B}") == false)
         #expect(hello.osRelease == "23.20.56" && hello.pairingTypes == ["PIN", "PROMPT"])
         #expect(LGWebOSAdapter.deviceID(uuid: "6c3f2a1e-9b7d-4e15-a0c4-1f2e3d4c5b6a") == "lg-1f2e3d4c5b6a")
@@ -147,7 +151,8 @@ import Testing
 
     /// `tv/getExternalInputList` as firmware sends it, and what a broken TV may send.
     @Test func inputListWithLabelsAndTheActiveOne() throws {
-        let payload = try JSONValue.parse(#"""
+        let payload = try JSONValue.parse(
+            #"""
             {"returnValue":true,"devices":[
              {"id":"HDMI_1","label":"HDMI 1","port":1,"appId":"com.webos.app.hdmi1","connected":false,"favorite":false},
              {"id":"HDMI_2","label":"PlayStation","port":2,"appId":"com.webos.app.hdmi2","connected":true},
@@ -171,7 +176,8 @@ import Testing
 
     /// `tv/getChannelList` as aiowebostv sees it, and broken entries left out.
     @Test func channelListWithBrokenEntries() throws {
-        let payload = try JSONValue.parse(#"""
+        let payload = try JSONValue.parse(
+            #"""
             {"returnValue":true,"channelListCount":5,"channelList":[
              {"channelId":"1_7_1_0_1","channelNumber":"7-1","channelName":"News"},
              {"channelId":"1_9_0_0_2","channelNumber":"9","channelName":"Sports\u001b[2J"},

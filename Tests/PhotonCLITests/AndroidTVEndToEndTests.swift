@@ -1,7 +1,7 @@
 import AndroidTVEmulator
 import Foundation
-import PhotonEmulatorSupport
 import PhotonCore
+import PhotonEmulatorSupport
 import PhotonStore
 import PhotonTestSupport
 import Testing
@@ -38,8 +38,11 @@ import Testing
         // Codes shown before this pairing do not count.
         let shown = emulator.events("pairing_code").count
         let process = try photon(
-            home, ["pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort), "--trust", emulator.fingerprint,
-                "--name", name, "--json"])
+            home,
+            [
+                "pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort), "--trust", emulator.fingerprint,
+                "--name", name, "--json",
+            ])
         let end = ContinuousClock.now + .seconds(15)
         while emulator.events("pairing_code").count == shown {
             guard ContinuousClock.now < end else { throw TestFailure("the emulator showed no pairing code: \(process.standardError)") }
@@ -82,7 +85,8 @@ import Testing
         let named = try await run(["status", "living-room", "--json"])
         #expect(named.standardOutput.contains(#""app_name":"Netflix""#), "\(named.standardOutput)")
         let apps = try await run(["apps", "living-room", "--json"])
-        #expect(apps.standardOutput.contains(#"{"id":"https://www.netflix.com/title","name":"Netflix","source":"catalog"}"#), "\(apps.standardOutput)")
+        #expect(
+            apps.standardOutput.contains(#"{"id":"https://www.netflix.com/title","name":"Netflix","source":"catalog"}"#), "\(apps.standardOutput)")
         #expect(apps.standardError.contains("catalog apps"), "\(apps.standardError)")
 
         // A 0.5 s, 16 kHz stereo WAV is converted to 8 kHz mono 16-bit: 4000 samples.
@@ -92,11 +96,12 @@ import Testing
 
         try await Task.sleep(for: .milliseconds(200))
         let keys = emulator.events("key").map { "\($0["key"]!)/\($0["direction"]!)" }
-        #expect(keys.starts(with: [
-            "KEYCODE_HOME/SHORT", "KEYCODE_DPAD_UP/SHORT", "KEYCODE_DPAD_UP/SHORT", "KEYCODE_DPAD_CENTER/SHORT",
-            "KEYCODE_DPAD_CENTER/START_LONG", "KEYCODE_DPAD_CENTER/END_LONG", "KEYCODE_TV_INPUT_HDMI_1/SHORT",
-            "KEYCODE_VOLUME_UP/SHORT",
-        ]), "\(keys)")
+        #expect(
+            keys.starts(with: [
+                "KEYCODE_HOME/SHORT", "KEYCODE_DPAD_UP/SHORT", "KEYCODE_DPAD_UP/SHORT", "KEYCODE_DPAD_CENTER/SHORT",
+                "KEYCODE_DPAD_CENTER/START_LONG", "KEYCODE_DPAD_CENTER/END_LONG", "KEYCODE_TV_INPUT_HDMI_1/SHORT",
+                "KEYCODE_VOLUME_UP/SHORT",
+            ]), "\(keys)")
         #expect(emulator.events("text").first?["text"] as? String == "the expanse")
         #expect(emulator.events("launch").first?["app"] as? String == "https://www.youtube.com")
         // 4000 samples × 2 bytes, padded to the 8192-byte minimum chunk.
@@ -123,8 +128,12 @@ import Testing
         #expect(p.standardError.contains("--trust"))
         #expect(emulator.events("pairing_code").isEmpty)
         // A fingerprint that is not the TV's is refused too.
-        let wrong = try photon(home, ["pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort),
-            "--trust", String(repeating: "ab", count: 32)])
+        let wrong = try photon(
+            home,
+            [
+                "pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort),
+                "--trust", String(repeating: "ab", count: 32),
+            ])
         wrong.closeStandardInput()
         #expect(await wrong.waitForExit() == 5)
         #expect(emulator.events("pairing_code").isEmpty)
@@ -134,8 +143,12 @@ import Testing
         let emulator = try await Emulator.androidTV()
         defer { emulator.process.terminate() }
         let home = try await TestEnvironment.home("photon-e2e")
-        let p = try photon(home, ["pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort),
-            "--trust", emulator.fingerprint])
+        let p = try photon(
+            home,
+            [
+                "pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort),
+                "--trust", emulator.fingerprint,
+            ])
         try await emulator.process.waitFor("pairing_code")
         let code = emulator.events("pairing_code").last!["code"] as! String
         // Right check byte, wrong nonce: passes the local check, the TV refuses it.
@@ -155,8 +168,12 @@ import Testing
         let tv = try await EmulatedAndroidTV.start(configuration) { e in events.withLock { $0.append(e) } }
         defer { Task { await tv.stop() } }
         let home = try await TestEnvironment.home("photon-e2e")
-        let p = try photon(home, ["pair", "127.0.0.1:\(tv.remotePort)", "--pairing-port", String(tv.pairingPort),
-            "--trust", tv.fingerprint.description])
+        let p = try photon(
+            home,
+            [
+                "pair", "127.0.0.1:\(tv.remotePort)", "--pairing-port", String(tv.pairingPort),
+                "--trust", tv.fingerprint.description,
+            ])
         var code: String?
         for _ in 0..<500 where code == nil {
             code = events.withLock { $0.first { $0.name == "pairing_code" }?["code"]?.string }
@@ -216,8 +233,12 @@ import Testing
         let tv = try await EmulatedAndroidTV.start(configuration) { e in events.withLock { $0.append(e) } }
         let home = try await TestEnvironment.home("photon-wake")
         let binary = try AndroidTVEndToEndTests.binary("photon")
-        let pairing = try TestProcess(binary, ["pair", "127.0.0.1:\(tv.remotePort)", "--pairing-port", String(tv.pairingPort),
-            "--trust", tv.fingerprint.description, "--name", "den", "--home", home.path])
+        let pairing = try TestProcess(
+            binary,
+            [
+                "pair", "127.0.0.1:\(tv.remotePort)", "--pairing-port", String(tv.pairingPort),
+                "--trust", tv.fingerprint.description, "--name", "den", "--home", home.path,
+            ])
         var code: String?
         for _ in 0..<500 where code == nil {
             code = events.withLock { $0.first { $0.name == "pairing_code" }?["code"]?.string }
@@ -257,10 +278,12 @@ import Testing
         defer { emulator.process.terminate() }
         let home = try await TestEnvironment.home("photon-watch")
         let binary = try AndroidTVEndToEndTests.binary("photon")
-        let pairing = try TestProcess(binary, [
-            "pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort), "--trust", emulator.fingerprint,
-            "--name", "tv", "--home", home.path,
-        ])
+        let pairing = try TestProcess(
+            binary,
+            [
+                "pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort), "--trust", emulator.fingerprint,
+                "--name", "tv", "--home", home.path,
+            ])
         try await emulator.process.waitFor("pairing_code")
         pairing.writeToStandardInput((emulator.events("pairing_code").last!["code"] as! String) + "\n")
         pairing.closeStandardInput()

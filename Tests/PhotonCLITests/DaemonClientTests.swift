@@ -27,9 +27,10 @@ extension DaemonTests {
         let key = try await frontEnd(["key", "tv", "VOLUME_UP", "--json"])
         #expect(key.process.terminationStatus == 0, "\(key.standardError)")
         #expect(key.standardOutput == "{\"sent\":[\"volume-up\"]}\n")
-        for arguments in [["text", "tv", "from the front end"], ["launch", "tv", "https://www.youtube.com"], ["volume", "tv", "Down"],
-            ["key", "tv", "select", "--long", "--hold", "50"], ["key", "tv", "--raw", "KEYCODE_TV_INPUT"]]
-        {
+        for arguments in [
+            ["text", "tv", "from the front end"], ["launch", "tv", "https://www.youtube.com"], ["volume", "tv", "Down"],
+            ["key", "tv", "select", "--long", "--hold", "50"], ["key", "tv", "--raw", "KEYCODE_TV_INPUT"],
+        ] {
             let p = try await frontEnd(arguments)
             #expect(p.process.terminationStatus == 0, "\(arguments): \(p.standardError)")
         }
@@ -37,10 +38,11 @@ extension DaemonTests {
             setup.emulator.events("key").count >= 5 && !texts(setup.emulator).isEmpty && !setup.emulator.events("launch").isEmpty
         }
         let keys = setup.emulator.events("key").map { "\($0["key"] ?? "")/\($0["direction"] ?? "")" }
-        #expect(keys == [
-            "KEYCODE_VOLUME_UP/SHORT", "KEYCODE_VOLUME_DOWN/SHORT", "KEYCODE_DPAD_CENTER/START_LONG", "KEYCODE_DPAD_CENTER/END_LONG",
-            "KEYCODE_TV_INPUT/SHORT",
-        ])
+        #expect(
+            keys == [
+                "KEYCODE_VOLUME_UP/SHORT", "KEYCODE_VOLUME_DOWN/SHORT", "KEYCODE_DPAD_CENTER/START_LONG", "KEYCODE_DPAD_CENTER/END_LONG",
+                "KEYCODE_TV_INPUT/SHORT",
+            ])
         #expect(texts(setup.emulator) == ["from the front end"])
         #expect(setup.emulator.events("launch").first?["app"] as? String == "https://www.youtube.com")
 
@@ -54,10 +56,11 @@ extension DaemonTests {
 
         // Everything else is handed on: several keys, unknown keys (nothing was sent),
         // help, -v, --direct, PHOTON_DIRECT=1, and a socket that is not private.
-        for arguments in [["key", "tv", "home", "back"], ["key", "tv", "bogus"], ["key", "--help"], ["key", "tv", "home", "-v"],
+        for arguments in [
+            ["key", "tv", "home", "back"], ["key", "tv", "bogus"], ["key", "--help"], ["key", "tv", "home", "-v"],
             ["key", "tv", "home", "--direct"], ["status", "tv"], ["key", "tv", "home", "--home=/tmp"],
-            ["key", "tv", "home", "--timeout", "5", "--timeout", "6"]]
-        {
+            ["key", "tv", "home", "--timeout", "5", "--timeout", "6"],
+        ] {
             let p = try await frontEnd(arguments)
             #expect(p.process.terminationStatus == 1 && p.standardError.contains("cannot run"), "\(arguments): \(p.standardError)")
         }
@@ -151,8 +154,11 @@ extension DaemonTests {
 
         // Pair in that environment, typing the code the emulator shows.
         let pairing = try TestProcess(
-            cli, ["pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort), "--trust", emulator.fingerprint,
-                "--name", "tv"], environment: base)
+            cli,
+            [
+                "pair", "127.0.0.1:\(emulator.port)", "--pairing-port", String(emulator.pairingPort), "--trust", emulator.fingerprint,
+                "--name", "tv",
+            ], environment: base)
         try await emulator.process.waitFor("pairing_code")
         pairing.writeToStandardInput((emulator.events("pairing_code").last!["code"] as! String) + "\n")
         pairing.closeStandardInput()

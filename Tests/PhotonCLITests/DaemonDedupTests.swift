@@ -1,7 +1,7 @@
 import Foundation
 import PhotonCore
-import PhotonKit
 import PhotonJSON
+import PhotonKit
 import PhotonService
 import PhotonTestSupport
 import Testing
@@ -20,8 +20,10 @@ extension DaemonTests {
             do {
                 _ = try await client.request(
                     "send",
-                    [("tv", "tv"), ("commandId", .string(commandID)), ("issuedAt", .double(now)), ("expiresAt", .double(now + 8)),
-                        ("command", .object([("key", "home")]))])
+                    [
+                        ("tv", "tv"), ("commandId", .string(commandID)), ("issuedAt", .double(now)), ("expiresAt", .double(now + 8)),
+                        ("command", .object([("key", "home")])),
+                    ])
                 answers.append("ok")
             } catch let error as PhotonError {
                 answers.append(error.message)

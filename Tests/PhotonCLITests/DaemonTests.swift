@@ -322,10 +322,12 @@ import Testing
         let emulator = try await Emulator.samsung()
         defer { emulator.process.terminate() }
         let home = try await TestEnvironment.home("photon-daemon")
-        let pair = try await run(home, [
-            "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint,
-            "--name", "bedroom",
-        ])
+        let pair = try await run(
+            home,
+            [
+                "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint,
+                "--name", "bedroom",
+            ])
         #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
         let token = try #require(await Store(paths: StorePaths(home: home)).secrets(for: "samsung-0200005a4d53")["token"])
         let daemon = try await startDaemon(home, ["-v"])

@@ -47,9 +47,11 @@ import Testing
         let emulator = try await EmulatorProcess.samsung()
         defer { emulator.process.terminate() }
         let home = try await TestEnvironment.home("photon-doctor")
-        let pair = try await photon(home, [
-            "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint, "--name", "den",
-        ])
+        let pair = try await photon(
+            home,
+            [
+                "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint, "--name", "den",
+            ])
         #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
         let doctor = try await photon(home, ["doctor", "den"])
         #expect(doctor.process.terminationStatus == 0, "\(doctor.standardOutput)\(doctor.standardError)")
@@ -83,9 +85,11 @@ import Testing
         let state = try TestEnvironment.temporaryDirectory("doctor-tv-state")
         var emulator = try await EmulatorProcess.samsung(["--state", state.path])
         let home = try await TestEnvironment.home("photon-doctor")
-        let pair = try await photon(home, [
-            "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint, "--name", "den",
-        ])
+        let pair = try await photon(
+            home,
+            [
+                "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint, "--name", "den",
+            ])
         #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
         let ports = [String(emulator.port), String(emulator.restPort)]
         emulator.process.terminate()
@@ -98,7 +102,9 @@ import Testing
 
         // The TV forgot its tokens and denies: 4, at the pairing step.
         try FileManager.default.removeItem(at: state.appendingPathComponent("tokens.txt"))
-        emulator = try await EmulatorProcess.start(["samsung", "--state", state.path, "--port", ports[0], "--rest-port", ports[1], "--accept", "deny"])
+        emulator = try await EmulatorProcess.start([
+            "samsung", "--state", state.path, "--port", ports[0], "--rest-port", ports[1], "--accept", "deny",
+        ])
         let refused = try await photon(home, ["doctor", "den"])
         #expect(refused.process.terminationStatus == 4, "\(refused.standardOutput)")
         #expect(refused.standardOutput.contains("✗ 8. pairing"))

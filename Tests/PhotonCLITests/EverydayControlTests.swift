@@ -24,7 +24,8 @@ import Testing
 
         let list = try await run(home, ["input", "den", "--json"])
         #expect(list.process.terminationStatus == 0, "\(list.standardError)")
-        #expect(list.standardOutput.contains(#"{"id":"tvinput.hdmi2","label":"PlayStation","name":"hdmi2","active":false}"#), "\(list.standardOutput)")
+        #expect(
+            list.standardOutput.contains(#"{"id":"tvinput.hdmi2","label":"PlayStation","name":"hdmi2","active":false}"#), "\(list.standardOutput)")
         #expect(list.standardOutput.split(separator: "\n").count == 5)
         let table = try await run(home, ["input", "den"])
         #expect(table.standardOutput.contains("PlayStation") && table.standardOutput.contains("NAME"), "\(table.standardOutput)")
@@ -44,7 +45,9 @@ import Testing
         try await daemon.waitFor("\"event\":\"ready\"")
         #expect(try await run(home, ["input", "den", "tv"]).process.terminationStatus == 0)
         let listed = try await run(home, ["input", "den", "--json"])
-        #expect(listed.standardOutput.contains(#""id":"tvinput.dtv","label":"Live TV","name":"tv","active":true"#), "\(listed.standardOutput) \(listed.standardError)")
+        #expect(
+            listed.standardOutput.contains(#""id":"tvinput.dtv","label":"Live TV","name":"tv","active":true"#),
+            "\(listed.standardOutput) \(listed.standardError)")
         let refused = try await run(home, ["input", "den", "Xbox"])
         #expect(refused.process.terminationStatus == 1, "\(refused.standardError)")
         #expect(inputs(roku) == ["hdmi3", "hdmi2", "tv"])
@@ -55,9 +58,11 @@ import Testing
         let samsung = try await EmulatorProcess.samsung()
         defer { samsung.process.terminate() }
         let home = try await TestEnvironment.home("photon-input-samsung")
-        let pair = try await run(home, [
-            "pair", "127.0.0.1:\(samsung.port)", "--rest-port", String(samsung.restPort), "--trust", samsung.fingerprint, "--name", "den",
-        ])
+        let pair = try await run(
+            home,
+            [
+                "pair", "127.0.0.1:\(samsung.port)", "--rest-port", String(samsung.restPort), "--trust", samsung.fingerprint, "--name", "den",
+            ])
         #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
         let list = try await run(home, ["input", "den"])
         #expect(list.process.terminationStatus == 6)
@@ -126,9 +131,11 @@ import Testing
 
         let samsung = try await EmulatorProcess.samsung()
         defer { samsung.process.terminate() }
-        let pair = try await run(home, [
-            "pair", "127.0.0.1:\(samsung.port)", "--rest-port", String(samsung.restPort), "--trust", samsung.fingerprint, "--name", "bedroom",
-        ])
+        let pair = try await run(
+            home,
+            [
+                "pair", "127.0.0.1:\(samsung.port)", "--rest-port", String(samsung.restPort), "--trust", samsung.fingerprint, "--name", "bedroom",
+            ])
         #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
         let typed = try await run(home, ["channel", "bedroom", "12"])
         #expect(typed.process.terminationStatus == 0, "\(typed.standardError)")
@@ -159,7 +166,9 @@ import Testing
         // LG in Active Standby: on is system/turnOn; off twice turns it off once.
         let lg = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0", "--power", "Active Standby"])
         defer { lg.process.terminate() }
-        #expect(try await run(home, ["pair", "127.0.0.1:\(lg.port)", "--brand", "lg", "--trust", lg.fingerprint, "--name", "lg"]).process.terminationStatus == 0)
+        #expect(
+            try await run(home, ["pair", "127.0.0.1:\(lg.port)", "--brand", "lg", "--trust", lg.fingerprint, "--name", "lg"]).process
+                .terminationStatus == 0)
         let lgOn = try await run(home, ["power", "lg", "on"])
         #expect(lgOn.process.terminationStatus == 0, "\(lgOn.standardError)")
         #expect(lg.events("power_on").count == 1)

@@ -39,7 +39,8 @@ import Testing
     }
 
     /// Every brand, or those named in PHOTON_FAULT_BRANDS (`roku,lg`) when chasing one.
-    static let brands = ProcessInfo.processInfo.environment["PHOTON_FAULT_BRANDS"].map { $0.split(separator: ",").map(String.init) }
+    static let brands =
+        ProcessInfo.processInfo.environment["PHOTON_FAULT_BRANDS"].map { $0.split(separator: ",").map(String.init) }
         ?? ["androidtv", "samsung", "roku", "lg"]
 
     @Test(arguments: brands)

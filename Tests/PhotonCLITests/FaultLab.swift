@@ -148,7 +148,8 @@ final class FaultLab: Sendable {
             if list["tvs"]?.arrayValue?.first?["connection"]?.stringValue == "connected" { return }
             guard ContinuousClock.now < end else {
                 throw TestFailure(
-                    "the daemon did not connect to the \(brand) TV within \(limit) (\(list["tvs"]?.arrayValue?.first?["connection"]?.stringValue ?? "?")); its log ends: \(daemon.standardError.suffix(1500))")
+                    "the daemon did not connect to the \(brand) TV within \(limit) (\(list["tvs"]?.arrayValue?.first?["connection"]?.stringValue ?? "?")); its log ends: \(daemon.standardError.suffix(1500))"
+                )
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -205,7 +206,8 @@ final class FaultLab: Sendable {
     /// A fault and how long it lasts, drawn from `random`.
     static func randomFault(_ random: inout SeededGenerator) -> (FaultProxy.Fault, Duration) {
         switch Int.random(in: 0..<10, using: &random) {
-        case 0...2: return (.latency(.milliseconds(Int.random(in: 20...120, using: &random))), .milliseconds(Int.random(in: 100...400, using: &random)))
+        case 0...2:
+            return (.latency(.milliseconds(Int.random(in: 20...120, using: &random))), .milliseconds(Int.random(in: 100...400, using: &random)))
         case 3...4: return (.stall, .milliseconds(Int.random(in: 50...300, using: &random)))
         case 5...6: return (.cut, .milliseconds(Int.random(in: 30...150, using: &random)))
         case 7: return (.reset, .milliseconds(Int.random(in: 30...150, using: &random)))

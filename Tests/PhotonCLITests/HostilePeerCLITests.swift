@@ -140,9 +140,11 @@ import Testing
                     try? await stream.write(Array("HTTP/1.1 200 OK\r\nContent-Length: \(info.utf8.count)\r\n\r\n\(info)".utf8), timeout: .seconds(3))
                     return
                 }
-                let key = request.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
+                let key =
+                    request.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
                     .map { String($0.dropFirst("sec-websocket-key:".count)).trimmingCharacters(in: .whitespaces) } ?? ""
-                let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(webSocketAccept(forKey: key))\r\n\r\n"
+                let head =
+                    "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(webSocketAccept(forKey: key))\r\n\r\n"
                 try? await stream.write(Array(head.utf8) + hostile, timeout: .seconds(5))
                 _ = try? await stream.read(maxLength: 1, timeout: .seconds(5))
             }

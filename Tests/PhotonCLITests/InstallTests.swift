@@ -16,7 +16,8 @@ import Testing
         let scriptFile = dir.appendingPathComponent("photon.bash")
         try script.write(to: scriptFile, atomically: true, encoding: .utf8)
         var driver = "export PATH=\(TestEnvironment.repositoryRoot.appendingPathComponent(".build/debug").path):$PATH\nsource \(scriptFile.path)\n"
-        driver += "comp() { read -ra COMP_WORDS <<< \"$1\"; [[ \"$1\" == *' ' ]] && COMP_WORDS+=(''); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _photon; echo \"${COMPREPLY[*]}\"; }\n"
+        driver +=
+            "comp() { read -ra COMP_WORDS <<< \"$1\"; [[ \"$1\" == *' ' ]] && COMP_WORDS+=(''); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _photon; echo \"${COMPREPLY[*]}\"; }\n"
         for line in lines { driver += "comp '\(line.replacingOccurrences(of: "HOME", with: home.path))'\n" }
         let driverFile = dir.appendingPathComponent("driver.sh")
         try driver.write(to: driverFile, atomically: true, encoding: .utf8)
@@ -29,9 +30,10 @@ import Testing
         let home = try TestEnvironment.temporaryDirectory("photon-completion-home")
         let store = Store(paths: StorePaths(home: home))
         for (index, name) in names.enumerated() {
-            try await store.save(PairedTV(
-                device: DeviceRecord(id: "roku-\(index)", nickname: name, brand: "roku", host: "127.0.0.\(index + 2)", port: 8060),
-                secrets: DeviceSecrets(values: ["token": "SECRET-\(index)"])))
+            try await store.save(
+                PairedTV(
+                    device: DeviceRecord(id: "roku-\(index)", nickname: name, brand: "roku", host: "127.0.0.\(index + 2)", port: 8060),
+                    secrets: DeviceSecrets(values: ["token": "SECRET-\(index)"])))
         }
         return home
     }
@@ -40,11 +42,14 @@ import Testing
         let home = try await home(withTVs: ["den", "living-room"])
         let script = try TestEnvironment.run(try AndroidTVEndToEndTests.binary("photon"), ["completions", "bash"])
         #expect(script.status == 0)
-        let offered = try complete(script.output, [
-            "photon ke", "photon key --home HOME ", "photon key --home HOME den vol", "photon pair --bra", "photon pair --brand ",
-            "photon completions ", "photon identity ", "photon volume --home HOME den ", "photon doctor --home HOME ", "photon remote --home HOME l",
-            "photon input --home HOME den h", "photon input --home HOME den hdmi2 ",
-        ], home: home)
+        let offered = try complete(
+            script.output,
+            [
+                "photon ke", "photon key --home HOME ", "photon key --home HOME den vol", "photon pair --bra", "photon pair --brand ",
+                "photon completions ", "photon identity ", "photon volume --home HOME den ", "photon doctor --home HOME ",
+                "photon remote --home HOME l",
+                "photon input --home HOME den h", "photon input --home HOME den hdmi2 ",
+            ], home: home)
         #expect(offered[0] == "key keys")
         #expect(offered[1] == "den living-room")
         #expect(offered[2] == "volume-up volume-down")
@@ -65,10 +70,12 @@ import Testing
         let marker = try TestEnvironment.temporaryDirectory("photon-completion-marker").appendingPathComponent("ran")
         let home = try await home(withTVs: ["den", "x$(touch \(marker.path))"])
         let script = try TestEnvironment.run(try AndroidTVEndToEndTests.binary("photon"), ["completions", "bash"])
-        let offered = try complete(script.output, [
-            "photon key --home HOME ", "photon --home HOME key ", "photon --home HOME key de", "photon --timeout 3 --home HOME volume den ",
-            "photon --home HOME ke",
-        ], home: home)
+        let offered = try complete(
+            script.output,
+            [
+                "photon key --home HOME ", "photon --home HOME key ", "photon --home HOME key de", "photon --timeout 3 --home HOME volume den ",
+                "photon --home HOME ke",
+            ], home: home)
         #expect(!FileManager.default.fileExists(atPath: marker.path), "completion ran a nickname")
         // Offered literally, or (names the completion helper will not print) not at all.
         #expect(offered[0] == "den" || offered[0].hasPrefix("den x$(touch"), "\(offered[0])")
@@ -122,7 +129,8 @@ import Testing
         let scriptFile = dir.appendingPathComponent("photon.fish")
         try script.output.write(to: scriptFile, atomically: true, encoding: .utf8)
         func offered(_ line: String) throws -> [String] {
-            let command = "set -gx PATH \(TestEnvironment.repositoryRoot.appendingPathComponent(".build/debug").path) $PATH; "
+            let command =
+                "set -gx PATH \(TestEnvironment.repositoryRoot.appendingPathComponent(".build/debug").path) $PATH; "
                 + "source \(scriptFile.path); complete -C '\(line)'"
             let result = try TestEnvironment.run("/usr/bin/fish", ["--no-config", "-c", command])
             #expect(result.status == 0, "\(result.output)")
@@ -224,7 +232,8 @@ import Testing
         guard geteuid() == 0 else { return }
         let prefix = try TestEnvironment.temporaryDirectory("photon-sudo-prefix")
         let result = try TestEnvironment.run(
-            "/bin/sh", ["-c", "cd '\(TestEnvironment.repositoryRoot.path)' && SUDO_USER=nobody make -s install PREFIX='\(prefix.path)' SWIFT=/bin/false 2>&1"])
+            "/bin/sh",
+            ["-c", "cd '\(TestEnvironment.repositoryRoot.path)' && SUDO_USER=nobody make -s install PREFIX='\(prefix.path)' SWIFT=/bin/false 2>&1"])
         if result.status == 0 {
             #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent("bin/photon").path))
         } else {

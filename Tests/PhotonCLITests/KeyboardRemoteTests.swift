@@ -128,7 +128,10 @@ import Testing
         let session = "remote"
         init() throws {
             socket = FileManager.default.temporaryDirectory.appendingPathComponent("photon-tmux-\(UUID().uuidString.prefix(8))").path
-            try run(["new-session", "-d", "-s", session, "-x", "100", "-y", "30", "env -i PATH=/usr/bin:/bin TERM=xterm-256color HOME=/tmp bash --norc --noprofile"])
+            try run([
+                "new-session", "-d", "-s", session, "-x", "100", "-y", "30",
+                "env -i PATH=/usr/bin:/bin TERM=xterm-256color HOME=/tmp bash --norc --noprofile",
+            ])
         }
 
         /// Runs a tmux command. Its output goes through a file: tmux hands the client's
@@ -139,7 +142,8 @@ import Testing
             defer { try? FileManager.default.removeItem(atPath: out) }
             // Every descriptor but 0–2 is closed first: the server tmux starts would keep
             // one this test process leaked (a pipe it waits on) open for ever.
-            let script = #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null; done; out=$1; shift; exec "$@" </dev/null >"$out" 2>&1"#
+            let script =
+                #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null; done; out=$1; shift; exec "$@" </dev/null >"$out" 2>&1"#
             let result = try TestEnvironment.run("/bin/bash", ["-c", script, "bash", out, "/usr/bin/tmux", "-S", socket] + arguments)
             let output = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
             guard result.status == 0 else { throw TestFailure("tmux \(arguments): \(output)") }

@@ -21,7 +21,8 @@ import Testing
         let emulator = try await Self.lg()
         defer { emulator.process.terminate() }
         let home = try await TestEnvironment.home("photon-lg")
-        let pair = try await photon(home, ["pair", "127.0.0.1:\(emulator.port)", "--brand", "lg", "--trust", emulator.fingerprint, "--name", "den", "-v"])
+        let pair = try await photon(
+            home, ["pair", "127.0.0.1:\(emulator.port)", "--brand", "lg", "--trust", emulator.fingerprint, "--name", "den", "-v"])
         #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
         // Honest about what the pin proves.
         #expect(pair.standardError.contains("not that this is your TV"))

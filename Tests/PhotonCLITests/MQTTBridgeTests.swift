@@ -1,7 +1,7 @@
 import Foundation
-import PhotonNet
 import PhotonCore
 import PhotonMQTT
+import PhotonNet
 import PhotonStore
 import PhotonTestSupport
 import Testing
@@ -27,13 +27,18 @@ import Testing
             return try TestProcess("/usr/sbin/mosquitto", ["-p", String(port)])
         }
         static func freePort() throws -> UInt16 {
-            let result = try TestEnvironment.run("/usr/bin/python3", ["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"])
+            let result = try TestEnvironment.run(
+                "/usr/bin/python3", ["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"])
             guard let port = UInt16(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw TestFailure("no free port") }
             return port
         }
         static func waitUntilListening(_ port: UInt16) async throws {
             for _ in 0..<100 {
-                if try TestEnvironment.run("/usr/bin/python3", ["-c", "import socket; socket.create_connection(('127.0.0.1',\(port)),0.2)"]).status == 0 { return }
+                if try TestEnvironment.run("/usr/bin/python3", ["-c", "import socket; socket.create_connection(('127.0.0.1',\(port)),0.2)"]).status
+                    == 0
+                {
+                    return
+                }
                 try await Task.sleep(for: .milliseconds(50))
             }
             throw TestFailure("mosquitto did not start on \(port)")
@@ -76,7 +81,9 @@ import Testing
             let end = ContinuousClock.now + limit
             while !condition() {
                 guard ContinuousClock.now < end else {
-                    let log = daemon.map { "\nthe daemon's log, last lines:\n" + $0.standardError.split(separator: "\n").suffix(40).joined(separator: "\n") }
+                    let log = daemon.map {
+                        "\nthe daemon's log, last lines:\n" + $0.standardError.split(separator: "\n").suffix(40).joined(separator: "\n")
+                    }
                     throw TestFailure("never saw \(what); saw \(messages.map(\.topic))\(log ?? "")")
                 }
                 try await Task.sleep(for: .milliseconds(20))
@@ -105,7 +112,10 @@ import Testing
     func serve(_ home: URL, broker: Broker, site: String, extra: [String] = []) async throws -> TestProcess {
         let daemon = try TestProcess(
             try AndroidTVEndToEndTests.binary("photon"),
-            ["serve", "--verbose", "--home", home.path, "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-site", site, "--wake-broadcast", "127.0.0.1"]
+            [
+                "serve", "--verbose", "--home", home.path, "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-site", site, "--wake-broadcast",
+                "127.0.0.1",
+            ]
                 + extra)
         try await daemon.waitFor("MQTT: connected")
         return daemon
@@ -191,7 +201,8 @@ import Testing
         _ = await site.daemon.waitForExit()
         let retained = UUID().uuidString
         let later = Date().timeIntervalSince1970
-        try await ha.publish("\(tv)/command", #"{"commandId":"\#(retained)","issuedAt":\#(later),"expiresAt":\#(later + 9),"key":"left"}"#, retain: true)
+        try await ha.publish(
+            "\(tv)/command", #"{"commandId":"\#(retained)","issuedAt":\#(later),"expiresAt":\#(later + 9),"key":"left"}"#, retain: true)
         site.daemon = try await serve(home, broker: broker, site: "lab")
         ha.daemon = site.daemon
         try await site.daemon.waitFor("ignored a retained command")
@@ -338,7 +349,8 @@ import Testing
         refused.terminate()
         _ = await refused.waitForExit()
         let login = try TestProcess(
-            try AndroidTVEndToEndTests.binary("photon"), ["mqtt", "login", "mqtt://127.0.0.1:\(broker.port)", "--username", "photon", "--home", home.path])
+            try AndroidTVEndToEndTests.binary("photon"),
+            ["mqtt", "login", "mqtt://127.0.0.1:\(broker.port)", "--username", "photon", "--home", home.path])
         login.writeToStandardInput("s3cret-pw\n")
         login.closeStandardInput()
         #expect(await login.waitForExit() == 0, "\(login.standardError)")
@@ -353,7 +365,8 @@ import Testing
         defer { daemon.terminate() }
         #expect(!daemon.standardError.contains("s3cret-pw"))
         // A URL with the password in it is refused: it would show in process lists.
-        let url = try TestProcess(try AndroidTVEndToEndTests.binary("photon"), ["serve", "--home", home.path, "--mqtt", "mqtt://photon:pw@127.0.0.1:1"])
+        let url = try TestProcess(
+            try AndroidTVEndToEndTests.binary("photon"), ["serve", "--home", home.path, "--mqtt", "mqtt://photon:pw@127.0.0.1:1"])
         #expect(await url.waitForExit() == 2)
         // A stored login is not sent in clear to another machine: refused before anything
         // is sent. The address (192.0.2.0/24, a documentation network) is only data: the
@@ -373,18 +386,22 @@ import Testing
 
     @Test func mqttsTrustsACAFileOrAPinnedCertificateAndNothingElse() async throws {
         let dir = try TestEnvironment.temporaryDirectory("mqtt-tls")
-        let cert = dir.appendingPathComponent("broker.pem").path, key = dir.appendingPathComponent("broker.key").path
-        let made = try TestEnvironment.run("/usr/bin/openssl", [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1",
-            "-addext", "subjectAltName=IP:127.0.0.1",
-        ])
+        let cert = dir.appendingPathComponent("broker.pem").path
+        let key = dir.appendingPathComponent("broker.key").path
+        let made = try TestEnvironment.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1",
+            ])
         #expect(made.status == 0, "\(made.output)")
         // mosquitto started as root drops to its own user, which must read them.
         chmod(key, 0o644)
         chmod(dir.path, 0o755)
         let port = try Broker.freePort()
         let config = dir.appendingPathComponent("mosquitto.conf")
-        try "listener \(port) 127.0.0.1\nallow_anonymous true\ncertfile \(cert)\nkeyfile \(key)\n".write(to: config, atomically: true, encoding: .utf8)
+        try "listener \(port) 127.0.0.1\nallow_anonymous true\ncertfile \(cert)\nkeyfile \(key)\n".write(
+            to: config, atomically: true, encoding: .utf8)
         let broker = try await Broker(port: port, config: config.path)
         let emulator = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
         defer { emulator.process.terminate() }

@@ -68,7 +68,9 @@ extension MQTTBridgeTests {
             try AndroidTVEndToEndTests.binary("photon"),
             ["serve", "--home", secondHome.path, "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-site", "raspberrypi"])
         #expect(await second.waitForExit(timeout: .seconds(15)) == 2, "\(second.standardError)")
-        #expect(second.standardError.contains("already serves MQTT site 'raspberrypi'") && second.standardError.contains("--mqtt-site"), "\(second.standardError)")
+        #expect(
+            second.standardError.contains("already serves MQTT site 'raspberrypi'") && second.standardError.contains("--mqtt-site"),
+            "\(second.standardError)")
         #expect(ha.payloads("photon/raspberrypi/availability").last == "online")
 
         // The first one, killed without a goodbye and started again at once (its will not

@@ -31,7 +31,8 @@ import Testing
         // A step the TV refuses (no such channel app): the steps after it are not sent.
         let failed = try await run(home, ["run", "den", "key home", "launch 999999", "key up"])
         #expect(failed.process.terminationStatus == 1, "\(failed.standardError)")
-        #expect(failed.standardError.contains("step 2 (launch 999999)") && failed.standardError.contains("1 step after it"), "\(failed.standardError)")
+        #expect(
+            failed.standardError.contains("step 2 (launch 999999)") && failed.standardError.contains("1 step after it"), "\(failed.standardError)")
         // A step the brand cannot do: exit 6, and nothing after it.
         let unsupported = try await run(home, ["run", "den", "notify hello", "key up"])
         #expect(unsupported.process.terminationStatus == 6, "\(unsupported.standardError)")
@@ -62,7 +63,9 @@ import Testing
         let lg = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
         defer { lg.process.terminate() }
         let home = try await TestEnvironment.home("photon-macro-lg")
-        #expect(try await run(home, ["pair", "127.0.0.1:\(lg.port)", "--brand", "lg", "--trust", lg.fingerprint, "--name", "den"]).process.terminationStatus == 0)
+        #expect(
+            try await run(home, ["pair", "127.0.0.1:\(lg.port)", "--brand", "lg", "--trust", lg.fingerprint, "--name", "den"]).process
+                .terminationStatus == 0)
         let app = try await run(home, ["run", "den", "launch youtube", "wait-for app youtube 5s", "key select"])
         #expect(app.process.terminationStatus == 0, "\(app.standardError)")
         // Never in front: exit 3 after the wait, and what came after was not sent.

@@ -52,7 +52,8 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["LD_DEBUG"] = "libs"
         environment["PHOTON_NO_DAEMON"] = "1"
-        let key = try TestProcess(try AndroidTVEndToEndTests.binary("photon-cli"), ["key", "den", "home", "--home", home.path], environment: environment)
+        let key = try TestProcess(
+            try AndroidTVEndToEndTests.binary("photon-cli"), ["key", "den", "home", "--home", home.path], environment: environment)
         key.closeStandardInput()
         #expect(await key.waitForExit() == 0, "\(key.standardError.suffix(2000))")
         #expect(key.standardError.contains("calling init:"), "LD_DEBUG printed nothing")

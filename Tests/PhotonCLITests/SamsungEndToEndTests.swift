@@ -20,10 +20,12 @@ import Testing
         let emulator = try await Emulator.samsung()
         defer { emulator.process.terminate() }
         let home = try await TestEnvironment.home("photon-samsung")
-        let pair = try await photon(home, [
-            "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint,
-            "--name", "bedroom", "--json",
-        ])
+        let pair = try await photon(
+            home,
+            [
+                "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint,
+                "--name", "bedroom", "--json",
+            ])
         #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
         #expect(pair.standardError.contains("Accept"))
 
@@ -59,9 +61,11 @@ import Testing
         let emulator = try await Emulator.samsung(["--accept", "deny"])
         defer { emulator.process.terminate() }
         let home = try await TestEnvironment.home("photon-samsung")
-        let pair = try await photon(home, [
-            "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint,
-        ])
+        let pair = try await photon(
+            home,
+            [
+                "pair", "127.0.0.1:\(emulator.port)", "--rest-port", String(emulator.restPort), "--trust", emulator.fingerprint,
+            ])
         #expect(pair.process.terminationStatus == 4)
         #expect(pair.standardError.contains("Device List"))
     }
@@ -76,10 +80,12 @@ import Testing
         defer { android.process.terminate() }
         let home = try await TestEnvironment.home("photon-probe")
         let binary = try AndroidTVEndToEndTests.binary("photon")
-        let result = try TestEnvironment.run(binary, [
-            "probe", "127.0.0.1", "--pairing-port", String(android.pairingPort), "--rest-port", String(samsung.restPort), "--json",
-            "--home", home.path,
-        ])
+        let result = try TestEnvironment.run(
+            binary,
+            [
+                "probe", "127.0.0.1", "--pairing-port", String(android.pairingPort), "--rest-port", String(samsung.restPort), "--json",
+                "--home", home.path,
+            ])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains(#""brand":"androidtv","name":"Photon Emulated TV""#))
         #expect(result.output.contains(#""mac":"02:00:00:AA:BB:CC""#))
@@ -96,9 +102,11 @@ import Testing
         let silent = try TCPListener()
         defer { silent.close() }
         let start = ContinuousClock.now
-        let result = try TestEnvironment.run(binary, [
-            "probe", "127.0.0.1", "--pairing-port", "1", "--rest-port", String(silent.port), "--timeout", "1", "--home", home.path,
-        ])
+        let result = try TestEnvironment.run(
+            binary,
+            [
+                "probe", "127.0.0.1", "--pairing-port", "1", "--rest-port", String(silent.port), "--timeout", "1", "--home", home.path,
+            ])
         #expect(result.status == 3, "\(result.output)")
         #expect(result.output.contains("tried"))
         #expect(ContinuousClock.now - start < .seconds(5))

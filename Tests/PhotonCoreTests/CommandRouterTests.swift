@@ -27,9 +27,10 @@ final class Deliveries: Sendable {
             })
     }
 
-    func envelope(_ session: UUID, _ sequence: UInt64, target: String = "tv-1", id: UUID = UUID(), source: CommandSource = .cli,
-        issued: TimeInterval = 0, lifetime: TimeInterval = 5, command: RemoteCommand = .key(.key(.home), .press)) -> CommandEnvelope
-    {
+    func envelope(
+        _ session: UUID, _ sequence: UInt64, target: String = "tv-1", id: UUID = UUID(), source: CommandSource = .cli,
+        issued: TimeInterval = 0, lifetime: TimeInterval = 5, command: RemoteCommand = .key(.key(.home), .press)
+    ) -> CommandEnvelope {
         let issuedAt = clock.now.addingTimeInterval(issued)
         return CommandEnvelope(
             id: id, sessionID: session, target: target, sequence: sequence, issuedAt: issuedAt,
@@ -96,10 +97,12 @@ final class Deliveries: Sendable {
         try await r.armGesture(s, for: 10)
         try await r.submit(envelope(s, 2, source: .gesture, command: .key(.key(.down), .press)))
         try await r.submit(envelope(s, 3, source: .gesture, command: .volume(.up)))
-        for (index, forbidden) in ([
-            .key(.key(.power), .press), .key(.key(.powerOff), .press), .key(.key(.settings), .press), .key(.key(.input), .press),
-            .key(.raw("KEY_FACTORY"), .press), .text("buy"), .launch("store"),
-        ] as [RemoteCommand]).enumerated() {
+        for (index, forbidden)
+            in ([
+                .key(.key(.power), .press), .key(.key(.powerOff), .press), .key(.key(.settings), .press), .key(.key(.input), .press),
+                .key(.raw("KEY_FACTORY"), .press), .text("buy"), .launch("store"),
+            ] as [RemoteCommand]).enumerated()
+        {
             #expect(await rejection(r, envelope(s, UInt64(100 + index), source: .gesture, command: forbidden)) == .gestureForbidden, "\(forbidden)")
         }
         clock.advance(11)
@@ -144,10 +147,12 @@ final class Deliveries: Sendable {
         var policy = RouterPolicy()
         policy.duplicateWindow = 4
         let log = delivered.log
-        let r = CommandRouter(clock: clock, policy: policy, deliver: { e in
-            log.withLock { $0.append((e.target, e.command)) }
-            return .sent
-        })
+        let r = CommandRouter(
+            clock: clock, policy: policy,
+            deliver: { e in
+                log.withLock { $0.append((e.target, e.command)) }
+                return .sent
+            })
         let s = await r.openSession(source: .cli, target: "tv-1")
         for n in 1...100 { try await r.submit(envelope(s, UInt64(n))) }
         #expect(delivered.count == 100)
@@ -198,10 +203,12 @@ extension CommandRouterTests {
         var policy = RouterPolicy()
         policy.gestureHoldLimit = limit
         let log = delivered.log
-        return CommandRouter(clock: clock, policy: policy, deliver: { e in
-            log.withLock { $0.append((e.target, e.command)) }
-            return .sent
-        })
+        return CommandRouter(
+            clock: clock, policy: policy,
+            deliver: { e in
+                log.withLock { $0.append((e.target, e.command)) }
+                return .sent
+            })
     }
 
     func commands() -> [RemoteCommand] { delivered.log.withLock { $0.map(\.1) } }
@@ -210,8 +217,9 @@ extension CommandRouterTests {
         let r = gestureRouter(limit: 2)
         let s = await r.openSession(source: .gesture, target: "tv-1")
         try await r.armGesture(s, for: 30)
-        #expect(await rejection(r, envelope(s, 1, source: .gesture, command: .longPress(.key(.volumeUp), milliseconds: 60_000)))
-            == .gestureHoldTooLong(limit: 2))
+        #expect(
+            await rejection(r, envelope(s, 1, source: .gesture, command: .longPress(.key(.volumeUp), milliseconds: 60_000)))
+                == .gestureHoldTooLong(limit: 2))
         try await r.submit(envelope(s, 2, source: .gesture, command: .longPress(.key(.volumeUp), milliseconds: 500)))
         #expect(delivered.count == 1)
     }
@@ -247,10 +255,12 @@ extension CommandRouterTests {
         policy.gestureHoldLimit = holdLimit
         policy.brokerAllows = allows
         let log = delivered.log
-        return CommandRouter(clock: clock, policy: policy, deliver: { e in
-            log.withLock { $0.append((e.target, e.command)) }
-            return .sent
-        })
+        return CommandRouter(
+            clock: clock, policy: policy,
+            deliver: { e in
+                log.withLock { $0.append((e.target, e.command)) }
+                return .sent
+            })
     }
 
     /// Anyone who can publish on the broker is not a fully trusted controller: no raw

@@ -32,7 +32,8 @@ import Testing
 
 @Suite struct KeyTests {
     @Test func contractNamesParse() {
-        let names = "up down left right select back home menu volume-up volume-down mute power play-pause play pause stop next previous rewind fast-forward channel-up channel-down 0 1 2 3 4 5 6 7 8 9 input settings guide info red green yellow blue search"
+        let names =
+            "up down left right select back home menu volume-up volume-down mute power play-pause play pause stop next previous rewind fast-forward channel-up channel-down 0 1 2 3 4 5 6 7 8 9 input settings guide info red green yellow blue search"
         for name in names.split(separator: " ") {
             #expect(RemoteKey(name: String(name)) != nil, "\(name)")
             #expect(RemoteKey(name: String(name))?.rawValue == String(name))
@@ -94,7 +95,8 @@ import Testing
 
 @Suite struct RedactionTests {
     @Test func tokensInURLsAndJSONAreRedacted() {
-        let line = #"wss://10.0.0.2:8002/api/v2/channels/samsung.remote.control?name=UGhvdG9u&token=98765432 {"token": "98765432", "data":{"key":"abc"}}"#
+        let line =
+            #"wss://10.0.0.2:8002/api/v2/channels/samsung.remote.control?name=UGhvdG9u&token=98765432 {"token": "98765432", "data":{"key":"abc"}}"#
         let redacted = Redaction.redact(line)
         #expect(!redacted.contains("98765432"))
         #expect(!redacted.contains("\"abc\""))

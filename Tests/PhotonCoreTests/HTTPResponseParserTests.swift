@@ -72,9 +72,11 @@ import Testing
     @Test func heads() throws {
         // Interim answers are skipped; the status is exactly three digits.
         #expect(try parse("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")?.status == 404)
-        for line in ["HTTP/1.1 -1 Bad", "HTTP/1.1 +200 OK", "HTTP/1.1 2000 OK", "HTTP/1.1 ２００ OK", "HTTP/1.1 099 Low", "SSH-2.0-x",
+        for line in [
+            "HTTP/1.1 -1 Bad", "HTTP/1.1 +200 OK", "HTTP/1.1 2000 OK", "HTTP/1.1 ２００ OK", "HTTP/1.1 099 Low", "SSH-2.0-x",
             // Found by FuzzHTTPResponse (Fuzz/FailCases/FuzzHTTPResponse/status-900): a status past 599.
-            "HTTP/1.1 900 OK"] {
+            "HTTP/1.1 900 OK",
+        ] {
             #expect(throws: PhotonError.self, "\(line)") { _ = try parse(line + "\r\nContent-Length: 0\r\n\r\n") }
         }
         // A header flood ends at the head limit, and binary is refused, never trapped on.

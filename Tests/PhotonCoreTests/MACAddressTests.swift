@@ -11,9 +11,10 @@ import Testing
 
     @Test func nonASCIIDigitsAndMalformedTextAreRefused() {
         // Character.isHexDigit accepts these; they once trapped Wake-on-LAN.
-        for text in ["０１:２３:４５:６７:８９:ＡＢ", "０１２３４５６７８９ＡＢ", "01:23:45:67:89:ＡＢ", "01:23:45:67:89:a", "01:23-45:67:89:ab",
-            "0123456789abc", "00:00:00:00:00:00", "FF:FF:FF:FF:FF:FF", "GG:00:00:00:00:01", "", "٠١:٢٣:٤٥:٦٧:٨٩:ab"]
-        {
+        for text in [
+            "０１:２３:４５:６７:８９:ＡＢ", "０１２３４５６７８９ＡＢ", "01:23:45:67:89:ＡＢ", "01:23:45:67:89:a", "01:23-45:67:89:ab",
+            "0123456789abc", "00:00:00:00:00:00", "FF:FF:FF:FF:FF:FF", "GG:00:00:00:00:01", "", "٠١:٢٣:٤٥:٦٧:٨٩:ab",
+        ] {
             #expect(MACAddress.normalized(text) == nil, "\(text)")
             #expect(throws: PhotonError.self, "\(text)") { try WakeOnLAN.parseMAC(text) }
         }

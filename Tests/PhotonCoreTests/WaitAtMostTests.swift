@@ -30,7 +30,11 @@ import Testing
         let stuck = Stuck()
         let cancelled = Locked(false)
         let value: Int? = try await waitAtMost(.milliseconds(50)) {
-            await withTaskCancellationHandler { await stuck.wait() } onCancel: { cancelled.withLock { $0 = true } }
+            await withTaskCancellationHandler {
+                await stuck.wait()
+            } onCancel: {
+                cancelled.withLock { $0 = true }
+            }
             return 1
         }
         #expect(value == nil)

@@ -35,7 +35,15 @@ import Testing
         let browser = try AvahiBrowser(types: [type])
         defer { browser.stop() }
         let found = await collect(browser, for: 8) { events in
-            Set(events.compactMap { if case .found(let s) = $0, s.name.hasPrefix("Photon Test") || s.name.hasPrefix("Wohnzimmer") { return s.name } else { return nil } }).count == 2
+            Set(
+                events.compactMap {
+                    if case .found(let s) = $0, s.name.hasPrefix("Photon Test") || s.name.hasPrefix("Wohnzimmer") {
+                        return s.name
+                    } else {
+                        return nil
+                    }
+                }
+            ).count == 2
         }
         let services = found.compactMap { event -> DiscoveredService? in if case .found(let s) = event { return s } else { return nil } }
         let living = try #require(services.first { $0.name == "Photon Test Living Room" })
@@ -74,16 +82,21 @@ import Testing
     @Test func discoverFindsPublishedEmulatorsOncePerTV() async throws {
         let emulator = TestEnvironment.repositoryRoot.appendingPathComponent(".build/debug/photon-emulator").path
         let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let android = try TestProcess(emulator, ["androidtv", "--port", "0", "--publish", "--name", "Photon Discover Test \(suffix)", "--mac", "02:00:00:D1:5C:01"])
+        let android = try TestProcess(
+            emulator, ["androidtv", "--port", "0", "--publish", "--name", "Photon Discover Test \(suffix)", "--mac", "02:00:00:D1:5C:01"])
         defer { android.terminate() }
-        let samsung = try TestProcess(emulator, ["samsung", "--port", "0", "--rest-port", "0", "--publish", "--name", "[TV] Photon Discover Samsung \(suffix)"])
+        let samsung = try TestProcess(
+            emulator, ["samsung", "--port", "0", "--rest-port", "0", "--publish", "--name", "[TV] Photon Discover Samsung \(suffix)"])
         defer { samsung.terminate() }
         try await android.waitFor("published")
         try await samsung.waitFor("published")
-        let p = try TestProcess(Self.photon, ["discover", "--timeout", "4", "--json", "--no-ssdp", "--home", try TestEnvironment.temporaryDirectory().path])
+        let p = try TestProcess(
+            Self.photon, ["discover", "--timeout", "4", "--json", "--no-ssdp", "--home", try TestEnvironment.temporaryDirectory().path])
         #expect(await p.waitForExit(timeout: .seconds(15)) == 0, "\(p.standardError)")
         let lines = p.standardOutput.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        let ours = lines.filter { ($0["name"] as? String)?.hasPrefix("Photon Discover") == true || ($0["name"] as? String)?.contains("Photon Discover Samsung") == true }
+        let ours = lines.filter {
+            ($0["name"] as? String)?.hasPrefix("Photon Discover") == true || ($0["name"] as? String)?.contains("Photon Discover Samsung") == true
+        }
         let atv = ours.filter { $0["brand"] as? String == "androidtv" }
         #expect(atv.count == 1, "\(p.standardOutput)")
         #expect(atv.first?["mac"] as? String == "02:00:00:D1:5C:01")

@@ -29,7 +29,9 @@ import Testing
         return (h, try Photon(adapters: BuiltInPlugins.adapters, paths: paths, timeout: .seconds(5)))
     }
 
-    @Test(arguments: BuiltInPlugins.all.filter { $0.emulator != nil }.map(\.adapter.id)) func theSameCommandIdTwiceIsDeliveredOnce(_ brand: String) async throws {
+    @Test(arguments: BuiltInPlugins.all.filter { $0.emulator != nil }.map(\.adapter.id)) func theSameCommandIdTwiceIsDeliveredOnce(_ brand: String)
+        async throws
+    {
         let (h, photon) = try await setUp(brand)
         defer { Task { await h.stop() } }
         let tv = try await photon.connect("tv")
@@ -67,7 +69,8 @@ import Testing
     @Test func concurrentTextsToOneTVDoNotInterleave() async throws {
         let (h, photon) = try await setUp("roku")
         defer { Task { await h.stop() } }
-        let first = try await photon.connect("tv"), second = try await photon.connect("tv")
+        let first = try await photon.connect("tv")
+        let second = try await photon.connect("tv")
         async let a: Void = { _ = try await first.send(.text("aaaaaaaaaa")) }()
         async let b: Void = { _ = try await second.send(.text("bbbbbbbbbb")) }()
         _ = try await (a, b)

@@ -209,9 +209,10 @@ final class FakeTV: Sendable {
         await pooled.subscribe(UUID()) { update in seen.withLock { $0.append(update) } }
         session.report(.volume(VolumeState(level: 3, maximum: 10, muted: false)))
         try await waitUntil { seen.withLock { $0.count } == 3 }
-        #expect(seen.withLock { Array($0.prefix(3)) } == [
-            .connection(.connected, nil), .event(.power(isOn: true)), .event(.volume(VolumeState(level: 3, maximum: 10, muted: false))),
-        ])
+        #expect(
+            seen.withLock { Array($0.prefix(3)) } == [
+                .connection(.connected, nil), .event(.power(isOn: true)), .event(.volume(VolumeState(level: 3, maximum: 10, muted: false))),
+            ])
         session.drop()
         try await waitUntil { seen.withLock { $0.count } == 4 }
         guard case .connection(.reconnecting, let error) = seen.withLock({ $0[3] }) else {
@@ -271,7 +272,9 @@ final class FakeTV: Sendable {
     @Test func aLongPressIsAHoldAndAReleaseOnTheInjectedClock() async throws {
         let session = RecordingSession(capabilities: Capabilities(.keys, .longPress))
         let clock = ManualClock()
-        let press = Task { try await RemoteCommand.longPress(.key(.select), milliseconds: 3000).perform(on: session, sleep: { try await clock.sleep(for: $0) }) }
+        let press = Task {
+            try await RemoteCommand.longPress(.key(.select), milliseconds: 3000).perform(on: session, sleep: { try await clock.sleep(for: $0) })
+        }
         try await clock.waitForSleepers()
         #expect(session.sent == [.key(.key(.select), .holdStart)])
         clock.advance(by: .seconds(3))

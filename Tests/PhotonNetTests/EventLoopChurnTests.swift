@@ -9,7 +9,10 @@ import Testing
 /// Every wait must end exactly once with the right outcome, and the loop must serve new
 /// work afterwards (a lost or doubly-resumed continuation would hang or crash this test).
 @Suite struct EventLoopChurnTests {
-    enum Outcome: Sendable, Equatable { case timedOut, cancelled, closed, data, other(String) }
+    enum Outcome: Sendable, Equatable {
+        case timedOut, cancelled, closed, data
+        case other(String)
+    }
 
     static func outcome(_ work: @Sendable () async throws -> [UInt8]) async -> Outcome {
         do {
@@ -46,7 +49,8 @@ import Testing
             for (index, pair) in pairs.enumerated() {
                 let kind = index % 4
                 let delay = Duration.milliseconds(Int.random(in: 0...20))
-                let server = pair.server, client = pair.client
+                let server = pair.server
+                let client = pair.client
                 group.addTask(executorPreference: index % 3 == 0 ? server.preferredExecutor : nil) {
                     switch kind {
                     case 0:

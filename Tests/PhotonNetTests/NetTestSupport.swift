@@ -25,8 +25,10 @@ struct OpenSSLIdentity {
         keyPath = dir.appendingPathComponent("key.pem").path
         let result = try TestEnvironment.run(
             "/usr/bin/openssl",
-            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-days", "2", "-keyout", keyPath,
-             "-out", certificatePath])
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-days", "2", "-keyout", keyPath,
+                "-out", certificatePath,
+            ])
         guard result.status == 0 else { throw TestFailure("openssl req failed: \(result.output)") }
         certificatePEM = try String(contentsOfFile: certificatePath, encoding: .utf8)
         keyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)

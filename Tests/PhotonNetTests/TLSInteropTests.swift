@@ -15,8 +15,10 @@ import Testing
         let port = try freePort()
         let server = try TestProcess(
             "/usr/bin/openssl",
-            ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", tv.certificatePath, "-key", tv.keyPath,
-             "-Verify", "1", "-rev", "-naccept", "1", version])
+            [
+                "s_server", "-accept", "127.0.0.1:\(port)", "-cert", tv.certificatePath, "-key", tv.keyPath,
+                "-Verify", "1", "-rev", "-naccept", "1", version,
+            ])
         try await server.waitFor("ACCEPT")
         return (server, port)
     }
@@ -87,8 +89,10 @@ import Testing
         let openssl = try OpenSSLIdentity(subject: "/CN=openssl-client")
         let client = try TestProcess(
             "/usr/bin/openssl",
-            ["s_client", "-connect", "127.0.0.1:\(listener.port)", "-cert", openssl.certificatePath, "-key",
-             openssl.keyPath, "-quiet", "-no_ign_eof"])
+            [
+                "s_client", "-connect", "127.0.0.1:\(listener.port)", "-cert", openssl.certificatePath, "-key",
+                openssl.keyPath, "-quiet", "-no_ign_eof",
+            ])
         defer { client.terminate() }
         let stream = try await listener.accept()
         #expect(stream.peerCertificate?.fingerprint == openssl.fingerprint)

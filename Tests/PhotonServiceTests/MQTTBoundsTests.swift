@@ -35,13 +35,14 @@ import Testing
         let chains = Locked(MQTTCommandChains(limit: 3))
         var admitted: [Bool] = []
         for n in 0..<5 {
-            admitted.append(chains.withLock { c in
-                c.enqueue("tv") {
-                    if n == 0 { try? await gate.value() }
-                    ran.withLock { $0.append(n) }
-                    chains.withLock { $0.finished("tv") }
-                }
-            })
+            admitted.append(
+                chains.withLock { c in
+                    c.enqueue("tv") {
+                        if n == 0 { try? await gate.value() }
+                        ran.withLock { $0.append(n) }
+                        chains.withLock { $0.finished("tv") }
+                    }
+                })
         }
         #expect(admitted == [true, true, true, false, false])
         #expect(chains.withLock { $0.waiting(for: "tv") } == 3)

@@ -25,7 +25,8 @@ import Testing
     @Test func badCommandsAreUsageErrorsOrUnsupported() throws {
         let bad = [
             #"{"key":"warp-drive"}"#, #"{"key":"home","action":"tap"}"#, #"{"key":"home","hold":0}"#, #"{"key":"home","hold":"1"}"#,
-            #"{"raw":""}"#, #"{"launch":""}"#, #"{"search":""}"#, #"{"input":""}"#, #"{"input":"a\nb"}"#, #"{"notify":""}"#, #"{"notify":"\u0007"}"#, #"{"screen":"dim"}"#, #"{"channel":"seven"}"#, #"{"volume":"louder"}"#, #"{}"#, #""key""#, #"{"text":1}"#,
+            #"{"raw":""}"#, #"{"launch":""}"#, #"{"search":""}"#, #"{"input":""}"#, #"{"input":"a\nb"}"#, #"{"notify":""}"#, #"{"notify":"\u0007"}"#,
+            #"{"screen":"dim"}"#, #"{"channel":"seven"}"#, #"{"volume":"louder"}"#, #"{}"#, #""key""#, #"{"text":1}"#,
         ]
         for text in bad {
             do {

@@ -23,7 +23,8 @@ import Testing
                 id: "\(brand)-\(n)", nickname: "tv-\(n)", brand: brand, host: "127.0.0.\(n % 200 + 1)", port: 6466,
                 ports: ["pairing": 6467], name: "TV \(n)", mac: "AA:BB:CC:DD:EE:\(String(format: "%02X", n % 256))",
                 capabilities: ["keys"]),
-            secrets: DeviceSecrets(pin: try! CertificateFingerprint(bytes: [UInt8](repeating: UInt8(n % 256), count: 32)), values: ["token": "tok-\(n)"]))
+            secrets: DeviceSecrets(
+                pin: try! CertificateFingerprint(bytes: [UInt8](repeating: UInt8(n % 256), count: 32)), values: ["token": "tok-\(n)"]))
     }
 
     @Test func filesAndDirectoriesArePrivate() async throws {

@@ -55,7 +55,8 @@ public final class TestProcess: @unchecked Sendable {
             if !process.isRunning {
                 try await Task.sleep(for: .milliseconds(50))
                 if standardOutput.contains(text) || standardError.contains(text) { return }
-                throw TestFailure("process exited (\(process.terminationStatus)) before printing '\(text)'.\nstdout: \(standardOutput)\nstderr: \(standardError)")
+                throw TestFailure(
+                    "process exited (\(process.terminationStatus)) before printing '\(text)'.\nstdout: \(standardOutput)\nstderr: \(standardError)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -41,9 +41,11 @@ import Testing
 
     @Test func appsOneOrManyAndTheHomeScreen() throws {
         #expect(try RokuApp.active(Array("<active-app><app>Roku</app></active-app>".utf8)) == RokuApp(id: nil, name: "Roku"))
-        let netflix = #"<active-app><app id="12" type="appl" version="4.1.218">Netflix</app><screensaver id="55545" type="ssvr">Default</screensaver></active-app>"#
+        let netflix =
+            #"<active-app><app id="12" type="appl" version="4.1.218">Netflix</app><screensaver id="55545" type="ssvr">Default</screensaver></active-app>"#
         #expect(try RokuApp.active(Array(netflix.utf8)) == RokuApp(id: "12", name: "Netflix"))
-        let apps = #"<apps><app id="tvinput.hdmi1" type="tvin" version="1.0.0">Blu-ray &amp; more</app><app id="12" type="appl" version="4.1.218">Netflix</app></apps>"#
+        let apps =
+            #"<apps><app id="tvinput.hdmi1" type="tvin" version="1.0.0">Blu-ray &amp; more</app><app id="12" type="appl" version="4.1.218">Netflix</app></apps>"#
         #expect(try RokuApp.list(Array(apps.utf8)).map(\.name) == ["Blu-ray & more", "Netflix"])
         #expect(try RokuApp.list(Array(#"<apps><app id="1">One</app></apps>"#.utf8)).count == 1)
         #expect(throws: PhotonError.self) { try RokuApp.active(Array("<apps/>".utf8)) }
@@ -88,8 +90,9 @@ import Testing
     }
 
     @Test func ssdpAnswersAreRecognisedBySerial() {
-        let service = SSDP.service(SSDP.Response(
-            location: "http://127.0.0.1:18060/", host: "127.0.0.1", searchTarget: "roku:ecp", usn: "uuid:roku:ecp:YN00PHOTON01", server: nil))
+        let service = SSDP.service(
+            SSDP.Response(
+                location: "http://127.0.0.1:18060/", host: "127.0.0.1", searchTarget: "roku:ecp", usn: "uuid:roku:ecp:YN00PHOTON01", server: nil))
         let candidate = RokuAdapter().recognise(service)
         #expect(candidate?.id == "roku-yn00photon01")
         #expect(candidate?.endpoint == Endpoint(host: "127.0.0.1", port: 18060))
@@ -127,7 +130,8 @@ extension RokuCodecTests {
     /// `/query/tv-channels`: hidden channels and numbers that are not channel numbers are
     /// left out; anything but a <tv-channels> is an error.
     @Test func tvChannelsWithHiddenAndBrokenEntries() throws {
-        let body = Array("""
+        let body = Array(
+            """
             <tv-channels><channel><number>7.1</number><name>News</name><user-hidden>false</user-hidden></channel>
             <channel><number>7.2</number><name>Hidden</name><user-hidden>true</user-hidden></channel>
             <channel><number>../launch/12</number><name>Evil</name></channel><channel><name>No number</name></channel>
@@ -142,7 +146,8 @@ extension RokuCodecTests {
 
     @Test func powerModesAsPowerStates() throws {
         func state(_ mode: String) throws -> PowerState? {
-            try RokuDeviceInfo.parse(Array("<device-info><serial-number>X1</serial-number><power-mode>\(mode)</power-mode></device-info>".utf8)).powerState
+            try RokuDeviceInfo.parse(Array("<device-info><serial-number>X1</serial-number><power-mode>\(mode)</power-mode></device-info>".utf8))
+                .powerState
         }
         #expect(try state("PowerOn") == .on)
         #expect(try state("DisplayOff") == .standby)

@@ -29,7 +29,8 @@ import Testing
     }
 
     func pair(_ tv: EmulatedRoku, _ ctx: AdapterContext) async throws -> PairedTV {
-        try await RokuAdapter().pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: AdapterOptionValues(), context: ctx).run(responder: NoQuestions())
+        try await RokuAdapter().pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: AdapterOptionValues(), context: ctx).run(
+            responder: NoQuestions())
     }
 
     /// Another Roku at the address of a warm session: every new connection shows its
@@ -161,12 +162,13 @@ import Testing
         let error = await #expect(throws: PhotonError.self) {
             _ = try await RokuAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
         }
-        let expected: [PhotonError.Code] = switch misbehaviour {
-        case .slow: [.timeout]
-        case .garbage: [.protocolViolation]
-        case .huge: [.messageTooLarge]
-        default: [.connectionClosed, .unreachable]
-        }
+        let expected: [PhotonError.Code] =
+            switch misbehaviour {
+            case .slow: [.timeout]
+            case .garbage: [.protocolViolation]
+            case .huge: [.messageTooLarge]
+            default: [.connectionClosed, .unreachable]
+            }
         #expect(error.map { expected.contains($0.code) } == true, "\(error?.code.rawValue ?? ""): \(error?.message ?? "")")
         #expect(ContinuousClock.now - started < .seconds(10))
     }
@@ -245,8 +247,9 @@ extension RokuFlowTests {
         #expect(events.contains(.playback(PlaybackState(state: "play", positionMilliseconds: 139051))))
         #expect(events.contains(.currentApp("Live TV (tvinput.dtv)")))
         #expect(events.contains(.playback(PlaybackState(state: "live", channel: "7.1 Photon News"))))
-        #expect(try RokuPlayback.mediaPlayer(Array(#"<player error="false" state="pause"><position>12 ms</position></player>"#.utf8))
-            == PlaybackState(state: "pause", positionMilliseconds: 12))
+        #expect(
+            try RokuPlayback.mediaPlayer(Array(#"<player error="false" state="pause"><position>12 ms</position></player>"#.utf8))
+                == PlaybackState(state: "pause", positionMilliseconds: 12))
         #expect(throws: PhotonError.self) { try RokuPlayback.activeChannel(Array("<player/>".utf8)) }
     }
 }

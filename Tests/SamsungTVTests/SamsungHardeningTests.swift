@@ -90,9 +90,10 @@ import Testing
     @Test func theEmulatorSurvivesOddQueries() async throws {
         let (tv, events) = try await startSamsung()
         defer { Task { await tv.stop() } }
-        for target in ["/api/v2/channels/samsung.remote.control?=", "/api/v2/channels/samsung.remote.control?=&=&name=&&%ZZ=1",
-            "/api/v2/channels/samsung.remote.control?token=&token=x"]
-        {
+        for target in [
+            "/api/v2/channels/samsung.remote.control?=", "/api/v2/channels/samsung.remote.control?=&=&name=&&%ZZ=1",
+            "/api/v2/channels/samsung.remote.control?token=&token=x",
+        ] {
             let request = MessageStreamRequest(endpoint: Endpoint(host: "127.0.0.1", port: tv.restPort), target: target, security: .plain)
             if let channel = try? await NetConnector().openMessageStream(request, timeout: .seconds(3)) {
                 _ = try? await channel.receive(timeout: .seconds(1))

@@ -11,7 +11,8 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let encoded = value.encoded
     guard let again = try? JSONValue.parse(encoded) else { preconditionFailure("its own output does not parse: \(encoded)") }
     precondition(again == value, "a round trip changed the value: \(encoded)")
-    precondition((try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil,
+    precondition(
+        (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil,
         "Photon accepts what Foundation refuses")
     return 0
 }

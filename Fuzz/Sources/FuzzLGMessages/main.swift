@@ -24,11 +24,14 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             precondition(inputs.count <= 64 && inputs.allSatisfy { !$0.id.isEmpty && !$0.label.isEmpty }, "an input without an id or label passed")
         }
         if let channels = try? LGChannelList.parse(payload) {
-            precondition(channels.count <= 5000 && channels.allSatisfy { !$0.id.isEmpty && !$0.number.isEmpty }, "a channel without an id or number passed")
+            precondition(
+                channels.count <= 5000 && channels.allSatisfy { !$0.id.isEmpty && !$0.number.isEmpty }, "a channel without an id or number passed")
         }
         for mac in LGState.macs(payload) { precondition(MACAddress.bytes(mac) != nil, "a MAC that does not parse back") }
         if let socket = try? LGState.pointerSocket(payload) {
-            precondition(socket.path.hasPrefix("/") && !socket.path.contains("\r") && !socket.path.contains("\n"), "a pointer path that breaks the request line")
+            precondition(
+                socket.path.hasPrefix("/") && !socket.path.contains("\r") && !socket.path.contains("\n"),
+                "a pointer path that breaks the request line")
         }
     }
     _ = LGPointer.parse(text)

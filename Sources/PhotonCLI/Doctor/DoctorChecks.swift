@@ -76,11 +76,15 @@ struct DoctorChecks {
             return .pass(3, title, "\(via): this machine itself (an emulated TV?)")
         }
         if !route.onLocalSubnet {
-            return .warn(3, title, "\(via): not on a local subnet (routed)",
-                fix: "control works across routers, but discovery and Wake-on-LAN broadcasts do not: use `photon probe ADDRESS`, and `photon wake --broadcast` with the TV subnet's broadcast address")
+            return .warn(
+                3, title, "\(via): not on a local subnet (routed)",
+                fix:
+                    "control works across routers, but discovery and Wake-on-LAN broadcasts do not: use `photon probe ADDRESS`, and `photon wake --broadcast` with the TV subnet's broadcast address"
+            )
         }
         if !route.multicast {
-            return .warn(3, title, "\(via): on the local subnet, but \(route.interface ?? "the interface") cannot do multicast",
+            return .warn(
+                3, title, "\(via): on the local subnet, but \(route.interface ?? "the interface") cannot do multicast",
                 fix: "mDNS and SSDP discovery will not work on it; pair by address")
         }
         return .pass(3, title, "\(via): on the local subnet, multicast possible")
@@ -99,7 +103,8 @@ struct DoctorChecks {
         do {
             found = try context.photon.discover(timeout: wait, brands: adapters.map(\.id), ssdp: false)
         } catch {
-            return .warn(4, title, "avahi-daemon cannot be asked: \(PhotonError.wrap(error).message)",
+            return .warn(
+                4, title, "avahi-daemon cannot be asked: \(PhotonError.wrap(error).message)",
                 fix: "start avahi-daemon (and dbus) to discover TVs; pairing by address works without it")
         }
         var seen: [String] = []
@@ -108,7 +113,8 @@ struct DoctorChecks {
             break
         }
         if let first = seen.first { return .pass(4, title, "avahi-daemon answers; the TV is seen as \(first)") }
-        return .warn(4, title, "avahi-daemon answers, but the TV was not seen in \(Int(wait.seconds * 1000)) ms",
+        return .warn(
+            4, title, "avahi-daemon answers, but the TV was not seen in \(Int(wait.seconds * 1000)) ms",
             fix: "mDNS does not cross subnets or VLANs and some TVs stop announcing in standby; the address works without it")
     }
 
@@ -140,14 +146,18 @@ struct DoctorChecks {
             lines.append("\(adapter.id): \(states.joined(separator: ", "))")
         }
         if openPorts.isEmpty {
-            return .fail(5, title, PhotonError(
-                .unreachable, "nothing listens: \(lines.joined(separator: "; "))",
-                hint: "is the TV on (not in deep standby), and is its remote-control or IP-control setting enabled?"))
+            return .fail(
+                5, title,
+                PhotonError(
+                    .unreachable, "nothing listens: \(lines.joined(separator: "; "))",
+                    hint: "is the TV on (not in deep standby), and is its remote-control or IP-control setting enabled?"))
         }
         if let device, let main = openPorts[device.brand], main.values.contains(device.port) == false {
-            return .fail(5, title, PhotonError(
-                .unreachable, "the TV's main port \(device.port) is closed: \(lines.joined(separator: "; "))",
-                hint: "the TV may have moved to another port or address: `photon probe \(host)`, then pair again"))
+            return .fail(
+                5, title,
+                PhotonError(
+                    .unreachable, "the TV's main port \(device.port) is closed: \(lines.joined(separator: "; "))",
+                    hint: "the TV may have moved to another port or address: `photon probe \(host)`, then pair again"))
         }
         return .pass(5, title, lines.joined(separator: "; "))
     }
@@ -172,9 +182,13 @@ struct DoctorChecks {
                 await stream.close()
                 guard let seen else { return .fail(6, title, PhotonError(.tls, "the TV presented no certificate")) }
                 guard seen == pin else {
-                    return .fail(6, title, PhotonError(
-                        .pinMismatch, "the TV presents certificate \(seen), not the pinned \(pin)",
-                        hint: "if the TV was reset or repaired, pair again: photon pair \(device.endpoint) --replace; otherwise something else answers at this address"))
+                    return .fail(
+                        6, title,
+                        PhotonError(
+                            .pinMismatch, "the TV presents certificate \(seen), not the pinned \(pin)",
+                            hint:
+                                "if the TV was reset or repaired, pair again: photon pair \(device.endpoint) --replace; otherwise something else answers at this address"
+                        ))
                 }
                 return .pass(6, title, "the certificate \(seen) matches the pin")
             } catch {
@@ -222,9 +236,12 @@ struct DoctorChecks {
             }
         }
         if !answered.isEmpty { return .pass(7, title, "answers as " + answered.joined(separator: "; ")) }
-        return .fail(7, title, firstError ?? PhotonError(
-            .protocolViolation, "something listens, but it does not speak \(adapters.map(\.id).joined(separator: " or "))",
-            hint: "check the address and the brand (`photon probe \(host)`)"))
+        return .fail(
+            7, title,
+            firstError
+                ?? PhotonError(
+                    .protocolViolation, "something listens, but it does not speak \(adapters.map(\.id).joined(separator: " or "))",
+                    hint: "check the address and the brand (`photon probe \(host)`)"))
     }
 
     // MARK: 8

@@ -36,11 +36,13 @@ enum DoctorCommand {
         report.steps.append(await daemonStep(context))
         if let target {
             let device = try? await context.store.device(named: target)
-            let brand = try device.map { try context.registry.adapter(id: $0.brand) } ?? parsed.value("brand").map { try context.registry.adapter(id: $0) }
+            let brand =
+                try device.map { try context.registry.adapter(id: $0.brand) } ?? parsed.value("brand").map { try context.registry.adapter(id: $0) }
             report.brand = brand?.id
             let host = try device?.host ?? Endpoint(parsing: target, defaultPort: 1).host
             let pairedAtHost = device == nil ? try? await context.store.devices().devices.first { $0.host == host } : nil
-            var checks = DoctorChecks(context: context, host: host, device: device ?? pairedAtHost, adapters: brand.map { [$0] } ?? context.registry.adapters)
+            var checks = DoctorChecks(
+                context: context, host: host, device: device ?? pairedAtHost, adapters: brand.map { [$0] } ?? context.registry.adapters)
             report.steps += await checks.run()
         }
         if context.json {
@@ -58,16 +60,22 @@ enum DoctorCommand {
         guard lstat(paths.dataDirectory.path, &st) == 0 else {
             return .pass(1, title, "no store yet at \(paths.dataDirectory.path) (nothing paired)")
         }
-        for (path, mode, kind) in [(paths.configDirectory.path, mode_t(0o700), "directory"), (paths.dataDirectory.path, 0o700, "directory"), (paths.secretsFile.path, 0o600, "file")] {
+        for (path, mode, kind) in [
+            (paths.configDirectory.path, mode_t(0o700), "directory"), (paths.dataDirectory.path, 0o700, "directory"),
+            (paths.secretsFile.path, 0o600, "file"),
+        ] {
             var s = stat()
             guard lstat(path, &s) == 0 else { continue }
             if s.st_mode & S_IFMT == S_IFLNK {
-                return .fail(1, title, PhotonError(.storePermissions, "\(path) is a symbolic link", hint: "replace it with a real \(kind) of this user"))
+                return .fail(
+                    1, title, PhotonError(.storePermissions, "\(path) is a symbolic link", hint: "replace it with a real \(kind) of this user"))
             }
             if s.st_uid != geteuid() || s.st_mode & 0o077 != 0 {
-                return .fail(1, title, PhotonError(
-                    .storePermissions, "\(path) is open to others (mode \(String(s.st_mode & 0o777, radix: 8)))",
-                    hint: "chmod \(String(mode, radix: 8)) \(path)"))
+                return .fail(
+                    1, title,
+                    PhotonError(
+                        .storePermissions, "\(path) is open to others (mode \(String(s.st_mode & 0o777, radix: 8)))",
+                        hint: "chmod \(String(mode, radix: 8)) \(path)"))
             }
         }
         let outcome: Result<Int, any Error>

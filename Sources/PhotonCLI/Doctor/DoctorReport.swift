@@ -75,7 +75,8 @@ struct DoctorReport: Sendable {
         // IPv6 (not a colon MAC, which the address masking below keeps the maker of).
         let ipv6 = #/(^|[^0-9A-Za-z:.])((?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4})(?![0-9A-Za-z:])/#
         out = out.replacing(ipv6) { match in
-            let before = String(match.output.1), text = String(match.output.2)
+            let before = String(match.output.1)
+            let text = String(match.output.2)
             let groups = text.split(separator: ":", omittingEmptySubsequences: false)
             if groups.count == 6, groups.allSatisfy({ $0.count == 2 }) { return before + text }
             guard groups.contains(where: { !$0.isEmpty }), text != "::1" else { return before + text }
@@ -116,12 +117,16 @@ struct DoctorReport: Sendable {
     var json: JSONValue {
         .object([
             ("target", .string(Self.redact(target))), ("brand", .optional(brand)), ("exitCode", .int(Int(exitCode))),
-            ("steps", .array(steps.map { step in
-                .object([
-                    ("step", .int(step.number)), ("title", .string(step.title)), ("status", .string(step.status.rawValue)),
-                    ("detail", .string(Self.redact(step.detail))), ("fix", .optional(step.fix.map { Self.redact($0) })),
-                ])
-            })),
+            (
+                "steps",
+                .array(
+                    steps.map { step in
+                        .object([
+                            ("step", .int(step.number)), ("title", .string(step.title)), ("status", .string(step.status.rawValue)),
+                            ("detail", .string(Self.redact(step.detail))), ("fix", .optional(step.fix.map { Self.redact($0) })),
+                        ])
+                    })
+            ),
         ])
     }
 

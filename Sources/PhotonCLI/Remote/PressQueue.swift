@@ -37,7 +37,10 @@ final class PressQueue: Sendable {
     /// flight or last in line. Returns whether it was taken.
     @discardableResult
     func submit(_ command: RemoteCommand, label: String, repeatable: Bool = true) -> Bool {
-        enum Outcome { case start(Item), queued, dropped }
+        enum Outcome {
+            case start(Item)
+            case queued, dropped
+        }
         let outcome = state.withLock { s -> Outcome in
             guard s.inFlight != nil else {
                 s.inFlight = command

@@ -36,7 +36,8 @@ enum KeyboardRemoteCommand {
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         guard context.terminal.isInteractive, RawTerminal.isAvailable else {
-            throw PhotonError(.usage, "`photon remote` needs a terminal", hint: "run it in an interactive terminal; from scripts use `photon key TV KEY...`")
+            throw PhotonError(
+                .usage, "`photon remote` needs a terminal", hint: "run it in an interactive terminal; from scripts use `photon key TV KEY...`")
         }
         let name = parsed.arguments[0]
         let device = try await SessionSupport.device(name, context: context)
@@ -61,12 +62,18 @@ enum KeyboardRemoteCommand {
             throw error
         }
         var screen = RemoteScreen(
-            name: device.nickname, route: link.route, color: ProcessInfo.processInfo.environment["NO_COLOR"] == nil && ProcessInfo.processInfo.environment["TERM"] != "dumb")
+            name: device.nickname, route: link.route,
+            color: ProcessInfo.processInfo.environment["NO_COLOR"] == nil && ProcessInfo.processInfo.environment["TERM"] != "dumb")
         for entry in RemoteKeyMap.entries {
-            if let reason = RemoteKeyMap.unavailability(of: entry.action, keys: keys, capabilities: capabilities) { screen.unavailable[entry.keys] = reason }
+            if let reason = RemoteKeyMap.unavailability(of: entry.action, keys: keys, capabilities: capabilities) {
+                screen.unavailable[entry.keys] = reason
+            }
         }
         let pumps = [
-            Task { for await chunk in terminal.bytes() { post.yield(.bytes(chunk)) }; post.yield(.inputEnded) },
+            Task {
+                for await chunk in terminal.bytes() { post.yield(.bytes(chunk)) }
+                post.yield(.inputEnded)
+            },
             Task { for await update in link.updates { post.yield(.update(update)) } },
         ]
         let presses = PressQueue(

@@ -45,8 +45,10 @@ public final class DaemonControl: TVControl {
         if let wake {
             let answer = try await client.request(
                 "wake",
-                [("tv", .string(tv)), ("source", .string(source.rawValue)), ("wait", .double(wake.patience.seconds)),
-                    ("broadcast", .array(wake.destinations.map { .string($0) })), ("ports", .array(wake.ports.map { .int(Int($0)) }))]
+                [
+                    ("tv", .string(tv)), ("source", .string(source.rawValue)), ("wait", .double(wake.patience.seconds)),
+                    ("broadcast", .array(wake.destinations.map { .string($0) })), ("ports", .array(wake.ports.map { .int(Int($0)) })),
+                ]
                     + Self.envelope(lifetime: min(lifetime, .seconds(10))),
                 timeout: wake.patience + .seconds(10))
             woke = answer["woke"]?.boolValue == true
@@ -154,12 +156,14 @@ final class DaemonSession: TVControlSession {
         pump = Task {
             for await line in lines {
                 if line["event"]?.stringValue == "shutdown" {
-                    continuation.yield(.connection(.closed, PhotonError(.connectionClosed, "photon serve is stopping", hint: "start it again, or pass --direct")))
+                    continuation.yield(
+                        .connection(.closed, PhotonError(.connectionClosed, "photon serve is stopping", hint: "start it again, or pass --direct")))
                 } else if let update = ServiceProtocol.update(from: line) {
                     continuation.yield(update)
                 }
             }
-            continuation.yield(.connection(.closed, PhotonError(.connectionClosed, "the connection to photon serve ended", hint: "is it still running?")))
+            continuation.yield(
+                .connection(.closed, PhotonError(.connectionClosed, "the connection to photon serve ended", hint: "is it still running?")))
             continuation.finish()
         }
     }

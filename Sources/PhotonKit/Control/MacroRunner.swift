@@ -115,7 +115,9 @@ final class MacroWatcher: Sendable {
                 case .app: last = now.app.map { "the app in front is \(Redaction.sanitize($0))" } ?? "the TV reported no app"
                 case .power: last = now.power.map { "the TV reports \($0.rawValue)" } ?? "the TV reported no power state"
                 }
-                throw PhotonError(.timeout, "wait-for \(condition): not within \(Int(limit.seconds)) s (\(last))", hint: "give it longer: wait-for \(condition) 30s")
+                throw PhotonError(
+                    .timeout, "wait-for \(condition): not within \(Int(limit.seconds)) s (\(last))", hint: "give it longer: wait-for \(condition) 30s"
+                )
             }
             try await Task.sleep(for: .milliseconds(25))
         }

@@ -59,7 +59,8 @@ extension TVControl {
                 return PowerOutcome(state: state, reason: reason, woke: woke, summary: woke ? "Woke the TV; it is on." : "The TV is on.")
             case nil:
                 throw PhotonError(
-                    .unreachable, "\(tv) answers, but its brand did not report its power within \(Int(confirmWithin.seconds)) s, so Photon cannot confirm it is on",
+                    .unreachable,
+                    "\(tv) answers, but its brand did not report its power within \(Int(confirmWithin.seconds)) s, so Photon cannot confirm it is on",
                     hint: "`photon status \(tv)` shows what it reports")
             default:
                 throw PhotonError(

@@ -64,13 +64,14 @@ public final class DaemonClient: Sendable {
         // to answer.
         let greeting = Promise<JSONValue>()
         let reader = Thread {
-            greeting.resolve(Result {
-                switch connection.readLine(timeout: timeout.seconds) {
-                case .line(let line): return try JSONValue.parse(line)
-                case .timedOut: throw PhotonError(.timeout, "the daemon did not greet within \(timeout)", hint: "see its log")
-                case .closed: throw PhotonError(.connectionClosed, "the daemon closed the connection before greeting", hint: "see its log")
-                }
-            })
+            greeting.resolve(
+                Result {
+                    switch connection.readLine(timeout: timeout.seconds) {
+                    case .line(let line): return try JSONValue.parse(line)
+                    case .timedOut: throw PhotonError(.timeout, "the daemon did not greet within \(timeout)", hint: "see its log")
+                    case .closed: throw PhotonError(.connectionClosed, "the daemon closed the connection before greeting", hint: "see its log")
+                    }
+                })
         }
         reader.name = "photon daemon greeting"
         reader.start()
@@ -107,7 +108,8 @@ public final class DaemonClient: Sendable {
         defer { pending.withLock { _ = $0.removeValue(forKey: id) } }
         let line = JSONValue.object([("id", .int(id)), ("op", .string(op))] + fields).encoded + "\n"
         guard writing.withLock({ _ in connection.write(line) }) else {
-            throw ended.withLock({ $0 }) ?? PhotonError(.connectionClosed, "the daemon closed the connection", hint: "is `photon serve` still running?")
+            throw ended.withLock({ $0 })
+                ?? PhotonError(.connectionClosed, "the daemon closed the connection", hint: "is `photon serve` still running?")
         }
         let answer = try await withTimeout(timeout, "waiting for the daemon") { try await promise.value() }
         guard answer["ok"]?.boolValue == true else { throw ServiceProtocol.error(from: answer["error"]) }

@@ -2,7 +2,6 @@ import Foundation
 import PhotonCore
 import PhotonWire
 
-
 /// The daemon's JSON-lines protocol, shared by the server and its clients so both
 /// sides encode commands, events and errors the same way (docs/daemon.md).
 public enum ServiceProtocol {
@@ -154,9 +153,15 @@ public enum ServiceProtocol {
             return [("volume", .object([("level", .int(v.level)), ("max", .int(v.maximum)), ("muted", .bool(v.muted))]))]
         case .currentApp(let app): return [("app", .string(app))]
         case .playback(let p):
-            return [("playback", .object([
-                ("state", .string(p.state)), ("position", p.positionMilliseconds.map { .int($0) } ?? .null), ("channel", .optional(p.channel)),
-            ]))]
+            return [
+                (
+                    "playback",
+                    .object([
+                        ("state", .string(p.state)), ("position", p.positionMilliseconds.map { .int($0) } ?? .null),
+                        ("channel", .optional(p.channel)),
+                    ])
+                )
+            ]
         case .deviceInfo(let model, let vendor, let version):
             return [("device", .object([("model", .optional(model)), ("vendor", .optional(vendor)), ("version", .optional(version))]))]
         case .disconnected(let reason): return [("disconnected", .optional(reason?.message))]
@@ -220,7 +225,8 @@ public enum ServiceProtocol {
         }
         if let app = json["app"]?.stringValue { return .currentApp(app) }
         if let playback = json["playback"], let state = playback["state"]?.stringValue {
-            return .playback(PlaybackState(state: state, positionMilliseconds: playback["position"]?.intValue, channel: playback["channel"]?.stringValue))
+            return .playback(
+                PlaybackState(state: state, positionMilliseconds: playback["position"]?.intValue, channel: playback["channel"]?.stringValue))
         }
         if let device = json["device"] {
             return .deviceInfo(model: device["model"]?.stringValue, vendor: device["vendor"]?.stringValue, version: device["version"]?.stringValue)

@@ -74,7 +74,8 @@ public actor PooledTV {
         } catch let error as PhotonError where [.connectionClosed, .unreachable, .timeout].contains(error.code) && !isExpiry(error) {
             lost(session, reason: error)
             let again = policy.keepsWarm ? "photon serve reconnects in the background" : "run the command again"
-            throw PhotonError(error.code, "\(name): \(error.message)", hint: "the command may not have reached the TV and will not be resent; \(again)")
+            throw PhotonError(
+                error.code, "\(name): \(error.message)", hint: "the command may not have reached the TV and will not be resent; \(again)")
         }
     }
 
@@ -204,7 +205,9 @@ public actor PooledTV {
                     // Another certificate at the address may be a moment's thing (the
                     // address briefly someone else's): looked at again with back-off,
                     // and nothing is ever sent to it. Commands fail at once meanwhile.
-                    if failures == 1 { log.notice("\(name): \(photon.message); checking again in the background (nothing is sent to that certificate)") }
+                    if failures == 1 {
+                        log.notice("\(name): \(photon.message); checking again in the background (nothing is sent to that certificate)")
+                    }
                     scheduleRetry()
                 } else {
                     log.notice("\(name): \(photon.message); not retrying (\(photon.hint ?? "pair again"))")
@@ -251,8 +254,10 @@ public actor PooledTV {
 
     /// Errors that another attempt would only repeat.
     static func isPermanent(_ error: PhotonError) -> Bool {
-        [.pairingRefused, .authenticationRefused, .notPaired, .pinMismatch, .untrustedCertificate, .notFound, .storeCorrupt,
-            .storePermissions].contains(error.code)
+        [
+            .pairingRefused, .authenticationRefused, .notPaired, .pinMismatch, .untrustedCertificate, .notFound, .storeCorrupt,
+            .storePermissions,
+        ].contains(error.code)
     }
 
     private func lost(_ dropped: any RemoteSession, reason: PhotonError?) {
@@ -362,7 +367,8 @@ public actor PooledTV {
     /// Takes a changed record (renamed, paired again). A change of address or pairing
     /// drops the session so the next command connects with the new details.
     func update(_ record: DeviceRecord) async {
-        let reconnect = record.host != device.host || record.port != device.port || record.pairedAt != device.pairedAt
+        let reconnect =
+            record.host != device.host || record.port != device.port || record.pairedAt != device.pairedAt
             || record.ports != device.ports
         device = record
         guard reconnect else { return }

@@ -1,6 +1,5 @@
 import PhotonCore
 
-
 /// The daemon's log: notices always go to standard error (the journal under systemd);
 /// debug lines only with `--verbose`. Both are redacted by their callers' messages.
 public struct ServiceLog: Sendable {

@@ -69,7 +69,10 @@ public struct SessionFactory: Sendable {
                     file.devices[deviceID] = updated
                     return true
                 }
-                log.debug(stored ? "stored the TV's new secrets for \(deviceID)" : "the TV's new secrets for \(deviceID) were not stored: its pairing changed meanwhile")
+                log.debug(
+                    stored
+                        ? "stored the TV's new secrets for \(deviceID)"
+                        : "the TV's new secrets for \(deviceID) were not stored: its pairing changed meanwhile")
             })
     }
 

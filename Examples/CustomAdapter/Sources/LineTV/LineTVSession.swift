@@ -107,7 +107,10 @@ final class LineTVSession: KeySending, TextTyping, AppLaunching {
             return true
         }
         guard first else { return }
-        for waiter in pending.withLock({ p -> [Promise<String>] in defer { p = [] }; return p }) {
+        for waiter in pending.withLock({ p -> [Promise<String>] in
+            defer { p = [] }
+            return p
+        }) {
             waiter.fail(reason ?? PhotonError(.connectionClosed, "the session is closed"))
         }
         continuation.yield(.disconnected(reason: reason))

@@ -66,7 +66,8 @@ final class RunningLineTV: RunningEmulator {
                 if chunk.isEmpty { break }
                 buffer += chunk
                 while let line = try LineTVWire.takeLine(&buffer) {
-                    let (verb, argument) = line.firstIndex(of: " ").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) } ?? (line, "")
+                    let (verb, argument) =
+                        line.firstIndex(of: " ").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) } ?? (line, "")
                     switch verb {
                     case "KEY": emit(EmulatorEvent("key", [("key", .string(argument))]))
                     case "TEXT": emit(EmulatorEvent("text", [("text", .string(argument))]))
