@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "SamsungTV", targets: ["SamsungTV"]),
         .library(name: "Roku", targets: ["Roku"]),
         .library(name: "LGWebOS", targets: ["LGWebOS"]),
+        .library(name: "FireTV", targets: ["FireTV"]),
         .executable(name: "photon", targets: ["photon"]),
         .executable(name: "photon-cli", targets: ["photon-cli"]),
         .executable(name: "photon-emulator", targets: ["photon-emulator"]),
@@ -97,7 +98,7 @@ let package = Package(
             name: "PhotonPlugins",
             dependencies: [
                 "PhotonCore", "PhotonEmulatorSupport", "AndroidTV", "AndroidTVEmulator", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator",
-                "LGWebOS", "LGWebOSEmulator",
+                "LGWebOS", "LGWebOSEmulator", "FireTV", "FireTVEmulator",
             ],
             path: "Sources/PhotonPlugins"),
 
@@ -118,6 +119,11 @@ let package = Package(
             name: "RokuEmulator", dependencies: ["Roku", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
             path: "Plugins/RokuEmulator"),
         .target(name: "LGWebOS", dependencies: ["PhotonCore"], path: "Plugins/LGWebOS"),
+        // Fire TV and other Android devices over classic ADB (its key codes are Android's).
+        .target(name: "FireTV", dependencies: ["PhotonCore", "PhotonCrypto", "AndroidTV"], path: "Plugins/FireTV"),
+        .target(
+            name: "FireTVEmulator", dependencies: ["FireTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
+            path: "Plugins/FireTVEmulator"),
         .target(
             name: "LGWebOSEmulator",
             dependencies: ["LGWebOS", "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
@@ -172,6 +178,9 @@ let package = Package(
         .testTarget(
             name: "RokuTests",
             dependencies: ["Roku", "RokuEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
+        .testTarget(
+            name: "FireTVTests",
+            dependencies: ["FireTV", "FireTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
         .testTarget(
             name: "LGWebOSTests",
             dependencies: ["LGWebOS", "LGWebOSEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),

@@ -6,6 +6,7 @@
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/param_build.h>
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
@@ -87,4 +88,7 @@ static inline void photon_SSL_track_short_reads(SSL *ssl, int *drained) {
     BIO_set_callback_arg(rbio, (char *)drained);
     BIO_set_callback_ex(rbio, photon_track_short_reads);
 }
+/// EVP_PKEY_PUBLIC_KEY is a composite macro Swift cannot import.
+static inline int photon_EVP_PKEY_PUBLIC_KEY(void) { return EVP_PKEY_PUBLIC_KEY; }
+
 #endif

@@ -110,7 +110,9 @@ public final class ConformanceHarness: Sendable {
                 try await harness.waitFor(name)
                 return .code(harness.events(name).last?["code"]?.string ?? "")
             case .confirmOnTV: return .wait
-            case .allowUnencrypted: return .trust(false)
+            // A brand without TLS at all (ADB) is used only with this consent; a brand whose
+            // TV offers TLS must never fall back to plain text.
+            case .allowUnencrypted: return .trust(harness.tv.certificateFingerprint == nil)
             }
         }
     }

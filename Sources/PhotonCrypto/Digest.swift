@@ -2,7 +2,8 @@ import COpenSSL
 import PhotonCore
 
 /// Message digests used by the protocols: SHA-256 (certificate pins, pairing
-/// secrets) and SHA-1 (the WebSocket handshake).
+/// secrets), SHA-1 (the WebSocket handshake) and MD5 (only to show the fingerprint an
+/// Android device shows for an ADB key; never for security).
 public enum Digest {
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
@@ -13,6 +14,15 @@ public enum Digest {
     public static func sha1(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
         bytes.withUnsafeBufferPointer { input in _ = SHA1(input.baseAddress, input.count, &out) }
+        return out
+    }
+
+    /// MD5, for fingerprints other software displays (Android's "Allow debugging?"
+    /// prompt); never for anything that must resist an attacker.
+    public static func md5(_ bytes: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 16)
+        var length: UInt32 = 0
+        bytes.withUnsafeBufferPointer { input in _ = EVP_Digest(input.baseAddress, input.count, &out, &length, EVP_md5(), nil) }
         return out
     }
 

@@ -1,5 +1,7 @@
 import AndroidTV
 import AndroidTVEmulator
+import FireTV
+import FireTVEmulator
 import LGWebOS
 import LGWebOSEmulator
 import PhotonCore
@@ -19,6 +21,7 @@ public enum BuiltInPlugins {
         BrandPlugin(SamsungTVAdapter(), emulator: SamsungEmulatorPlugin()),
         BrandPlugin(RokuAdapter(), emulator: RokuEmulatorPlugin()),
         BrandPlugin(LGWebOSAdapter(), emulator: LGEmulatorPlugin()),
+        BrandPlugin(FireTVAdapter(), emulator: FireTVEmulatorPlugin()),
     ]
 
     /// The adapters, for the CLI, the daemon and `PhotonKit`.

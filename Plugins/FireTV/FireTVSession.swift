@@ -1,0 +1,162 @@
+import AndroidTV
+import PhotonCore
+
+/// A session with a Fire TV (or any Android device with network debugging) over one ADB
+/// connection: each command is a shell command on a stream of its own. Keys through
+/// `input keyevent`, text through `input text` (quoted, never run), apps through
+/// `monkey`/`am start`, the app list through `pm`, power and the foreground app read from
+/// `dumpsys` when the session opens, after a power key, and every `pollInterval`.
+final class FireTVSession: KeySending, TextTyping, AppLaunching, AppListing, AcknowledgesCommands {
+    let capabilities = FireTVAdapter.maximumCapabilities
+    let events: AsyncStream<TVEvent>
+    var catalogIDs: [String: [String]] { FireTVAdapter.appCatalogIDs }
+
+    private let connection: ADBConnection
+    private let continuation: AsyncStream<TVEvent>.Continuation
+    private let context: AdapterContext
+    private let commandTimeout: Duration
+    private let tasks = Locked<[Task<Void, Never>]>([])
+    private let closed = Locked(false)
+
+    init(connection: ADBConnection, model: String?, context: AdapterContext, pollInterval: Duration) {
+        self.connection = connection
+        self.context = context
+        commandTimeout = max(context.timeout, .seconds(5))
+        (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(64))
+        continuation.yield(.deviceInfo(model: model, vendor: "Amazon", version: nil))
+        let watcher = Task { [weak self] in
+            let reason = await connection.waitForEnd()
+            self?.finish(reason)
+        }
+        let poller = Task { [weak self, clock = context.clock] in
+            while !Task.isCancelled {
+                await self?.refreshState()
+                guard pollInterval > .zero else { return }
+                do { try await clock.sleep(for: pollInterval) } catch { return }
+            }
+        }
+        tasks.withLock { $0 = [watcher, poller] }
+    }
+
+    // MARK: commands
+
+    func sendKey(_ input: KeyInput, _ action: KeyAction) async throws {
+        let code = try Self.keyCode(input)
+        switch action {
+        case .press: _ = try await shell(ADBShellCommands.keyEvent(code))
+        // `input` has no key-down/key-up: a hold is Android's long press, sent at its start.
+        case .holdStart: _ = try await shell(ADBShellCommands.keyEvent(code, longPress: true))
+        case .holdEnd: return
+        }
+        if case .key(let key) = input, [.power, .powerOn, .powerOff].contains(key) {
+            let refresh = Task { [weak self] () -> Void in await self?.refreshState() }
+            tasks.withLock { $0.append(refresh) }
+        }
+    }
+
+    func type(_ text: String) async throws {
+        let commands = try ADBShellCommands.typing(text)
+        guard !commands.isEmpty else { return }
+        _ = try await shell(commands.joined(separator: "; "))
+    }
+
+    func launch(_ app: String) async throws {
+        let command = try ADBShellCommands.launch(app)
+        let output = try await shell(command)
+        // monkey and am print errors and still exit 0 through the legacy shell.
+        if output.contains("No activities found to run") || output.contains("monkey aborted") {
+            throw PhotonError(.notFound, "the device has no app '\(Redaction.sanitize(app))' to start; nothing was started", hint: "`photon apps TV` lists what it has")
+        }
+        if output.contains("Error:") || output.contains("Exception") {
+            throw PhotonError(.notFound, "the device could not open '\(Redaction.sanitize(app))': \(Redaction.sanitize(String(output.prefix(200))))")
+        }
+    }
+
+    func installedApps() async throws -> [TVApp] {
+        let output = try await shell(ADBShellCommands.packages)
+        let names = Dictionary(
+            FireTVAdapter.appCatalogIDs.flatMap { key, ids in ids.map { ($0, AppCatalog.entries.first { $0.key == key }?.name ?? key) } },
+            uniquingKeysWith: { first, _ in first })
+        return output.split(whereSeparator: \.isNewline).compactMap { line -> TVApp? in
+            guard line.hasPrefix("package:") else { return nil }
+            let id = String(line.dropFirst("package:".count)).trimmingCharacters(in: .whitespaces)
+            guard ADBShellCommands.isPackageName(id) else { return nil }
+            return TVApp(id: id, name: names[id] ?? id)
+        }.sorted { $0.id < $1.id }
+    }
+
+    /// Every command is answered: its shell stream closes once the command has run.
+    func acknowledges(_ command: RemoteCommand) -> Bool { true }
+
+    // MARK: state
+
+    /// Reads power and the foreground app and reports them (what the device exposes; an
+    /// unreadable answer reports nothing).
+    func refreshState() async {
+        guard !closed.withLock({ $0 }) else { return }
+        if let output = try? await shell(ADBShellCommands.power), let state = Self.powerState(from: output) {
+            // The detail first, so a status that waits for `power` has both.
+            continuation.yield(.powerState(state.state, reason: state.reason))
+            continuation.yield(.power(isOn: state.state == .on))
+        }
+        if let output = try? await shell(ADBShellCommands.foreground), let app = Self.foregroundApp(from: output) {
+            continuation.yield(.currentApp(app))
+        }
+    }
+
+    /// `mWakefulness=Awake` → on; Asleep → standby; Dreaming (the screen saver) and Dozing →
+    /// on with the reason, as other brands report a screen saver.
+    static func powerState(from output: String) -> (state: PowerState, reason: String?)? {
+        guard let range = output.range(of: "mWakefulness=") else { return nil }
+        let word = output[range.upperBound...].prefix { $0.isLetter }
+        switch word {
+        case "Awake": return (.on, nil)
+        case "Asleep": return (.standby, "Asleep")
+        case "Dreaming": return (.on, "Dreaming (screen saver)")
+        case "Dozing": return (.standby, "Dozing")
+        default: return nil
+        }
+    }
+
+    /// The package of `mCurrentFocus=Window{… u0 com.netflix.ninja/…Activity}`.
+    static func foregroundApp(from output: String) -> String? {
+        guard let range = output.range(of: "mCurrentFocus=") else { return nil }
+        let line = output[range.upperBound...].prefix { !$0.isNewline }
+        for word in line.split(separator: " ") {
+            let candidate = word.prefix { $0 != "/" && $0 != "}" }
+            if candidate.count < word.count || word.hasSuffix("}"), ADBShellCommands.isPackageName(String(candidate)) {
+                return String(candidate)
+            }
+        }
+        return nil
+    }
+
+    // MARK: plumbing
+
+    static func keyCode(_ input: KeyInput) throws -> String {
+        let number = try AndroidKeyCodes.resolve(input)
+        return AndroidKeyCodes.name(of: number)
+    }
+
+    private func shell(_ command: String) async throws -> String {
+        if closed.withLock({ $0 }) { throw PhotonError(.connectionClosed, "the session to the device is closed") }
+        return try await connection.shell(command, timeout: CommandDeadline.remaining(cap: commandTimeout))
+    }
+
+    private func finish(_ reason: PhotonError?) {
+        let first = closed.withLock { c -> Bool in
+            defer { c = true }
+            return !c
+        }
+        guard first else { return }
+        continuation.yield(.disconnected(reason: reason))
+        continuation.finish()
+    }
+
+    func close() async {
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+        let first = closed.withLock { !$0 }
+        await connection.close()
+        if first { finish(nil) }
+    }
+}
