@@ -99,7 +99,9 @@ final class ADBConnection: Sendable {
                 let connection = ADBConnection(stream: stream, banner: message.text, maximumPayload: payloadLimit, decoder: decoder)
                 return (connection, authentication)
             case (.auth, .token?) where !signed:
-                guard message.payload.count == 20 else { throw PhotonError(.protocolViolation, "an ADB token of \(message.payload.count) bytes, not 20") }
+                guard message.payload.count == 20 else {
+                    throw PhotonError(.protocolViolation, "an ADB token of \(message.payload.count) bytes, not 20")
+                }
                 let signature = try key.signPKCS1(digest: message.payload, algorithm: .sha1)
                 try await stream.write(ADBMessage(.auth, ADBMessage.AuthType.signature.rawValue, 0, signature).encoded(), timeout: timeout)
                 signed = true
@@ -108,7 +110,8 @@ final class ADBConnection: Sendable {
                 let offered = try ADBPublicKey.encode(key, comment: comment)
                 guard try await offerKey(ADBPublicKey.fingerprint(offered)) else {
                     throw PhotonError(
-                        .authenticationRefused, "the device no longer accepts this installation's key (its debugging authorisations were revoked, or Photon's identity was regenerated)",
+                        .authenticationRefused,
+                        "the device no longer accepts this installation's key (its debugging authorisations were revoked, or Photon's identity was regenerated)",
                         hint: "pair again and allow debugging on the TV: photon pair HOST --brand firetv")
                 }
                 try await stream.write(ADBMessage(.auth, ADBMessage.AuthType.publicKey.rawValue, 0, offered).encoded(), timeout: timeout)
@@ -122,7 +125,8 @@ final class ADBConnection: Sendable {
                         hint: "run photon pair again and choose Allow on the TV (tick \"Always allow from this computer\")")
                 } catch let error as PhotonError where error.code == .timeout {
                     throw PhotonError(
-                        .timeout, "nobody allowed debugging on the TV within \(Int(acceptTimeout.seconds)) s (a device that was declined looks the same: adbd keeps the connection waiting)",
+                        .timeout,
+                        "nobody allowed debugging on the TV within \(Int(acceptTimeout.seconds)) s (a device that was declined looks the same: adbd keeps the connection waiting)",
                         hint: "run photon pair again and choose Allow on the TV's \"Allow USB debugging?\" prompt")
                 }
                 guard answer.command == .connect else {

@@ -105,7 +105,7 @@ public struct ADBMessageDecoder: Sendable {
         guard buffer.count >= ADBMessage.headerLength + length else { return nil }
         let payload = Array(buffer[ADBMessage.headerLength..<ADBMessage.headerLength + length])
         let sum = word(4)
-        if (checksRequired || sum != 0), sum != ADBMessage.checksum(payload) {
+        if checksRequired || sum != 0, sum != ADBMessage.checksum(payload) {
             throw PhotonError(.protocolViolation, "an ADB message whose checksum does not match its payload")
         }
         let message = ADBMessage(command, word(1), word(2), payload)

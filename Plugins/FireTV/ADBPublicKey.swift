@@ -52,7 +52,11 @@ public enum ADBPublicKey {
                 let value = read(base + i).bigEndian
                 withUnsafeBytes(of: value) { raw in
                     let offset = 4 * (words - 1 - i)
-                    if target == 0 { modulus.replaceSubrange(offset..<offset + 4, with: raw) } else { rr.replaceSubrange(offset..<offset + 4, with: raw) }
+                    if target == 0 {
+                        modulus.replaceSubrange(offset..<offset + 4, with: raw)
+                    } else {
+                        rr.replaceSubrange(offset..<offset + 4, with: raw)
+                    }
                 }
             }
         }

@@ -60,7 +60,8 @@ public struct FireTVAdapter: TVAdapter {
         case "_adb-tls-connect._tcp":
             return TVCandidate(
                 brand: id, name: Redaction.sanitize(service.name, limit: 64), endpoint: Endpoint(host: host, port: service.port),
-                unsupportedReason: "Android 11+ wireless debugging (TLS after a pairing code) is not supported; turn on ADB debugging over TCP (port 5555)")
+                unsupportedReason:
+                    "Android 11+ wireless debugging (TLS after a pairing code) is not supported; turn on ADB debugging over TCP (port 5555)")
         default:
             return nil
         }
@@ -85,7 +86,9 @@ public struct FireTVAdapter: TVAdapter {
             switch message.command {
             case .connect:
                 let model = Self.bannerProperty("ro.product.model", in: message.text)
-                return TVCandidate(brand: id, name: model.map { "Android device \($0)" } ?? "Android device (ADB)", endpoint: endpoint, model: model, ports: ["adb": endpoint.port])
+                return TVCandidate(
+                    brand: id, name: model.map { "Android device \($0)" } ?? "Android device (ADB)", endpoint: endpoint, model: model,
+                    ports: ["adb": endpoint.port])
             case .auth:
                 var candidate = TVCandidate(brand: id, name: "Android device (ADB)", endpoint: endpoint, ports: ["adb": endpoint.port])
                 candidate.remarks.append("it asks for authentication: pairing shows \"Allow USB debugging?\" on the TV")
@@ -142,7 +145,9 @@ public struct FireTVAdapter: TVAdapter {
 
     /// The serial number and model (`getprop`); a device without a serial cannot be told
     /// from another and is refused.
-    static func identity(of connection: ADBConnection, context: AdapterContext) async throws -> (serial: String, model: String?, manufacturer: String?) {
+    static func identity(of connection: ADBConnection, context: AdapterContext) async throws -> (
+        serial: String, model: String?, manufacturer: String?
+    ) {
         let lines = try await connection.shell(ADBShellCommands.identity, timeout: context.timeout)
             .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let serial = lines.first, !serial.isEmpty, serial.count <= 64,

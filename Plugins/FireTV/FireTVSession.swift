@@ -65,7 +65,9 @@ final class FireTVSession: KeySending, TextTyping, AppLaunching, AppListing, Ack
         let output = try await shell(command)
         // monkey and am print errors and still exit 0 through the legacy shell.
         if output.contains("No activities found to run") || output.contains("monkey aborted") {
-            throw PhotonError(.notFound, "the device has no app '\(Redaction.sanitize(app))' to start; nothing was started", hint: "`photon apps TV` lists what it has")
+            throw PhotonError(
+                .notFound, "the device has no app '\(Redaction.sanitize(app))' to start; nothing was started",
+                hint: "`photon apps TV` lists what it has")
         }
         if output.contains("Error:") || output.contains("Exception") {
             throw PhotonError(.notFound, "the device could not open '\(Redaction.sanitize(app))': \(Redaction.sanitize(String(output.prefix(200))))")
@@ -94,41 +96,14 @@ final class FireTVSession: KeySending, TextTyping, AppLaunching, AppListing, Ack
     /// unreadable answer reports nothing).
     func refreshState() async {
         guard !closed.withLock({ $0 }) else { return }
-        if let output = try? await shell(ADBShellCommands.power), let state = Self.powerState(from: output) {
+        if let output = try? await shell(ADBShellCommands.power), let (state, reason) = FireTVStateParsing.power(output) {
             // The detail first, so a status that waits for `power` has both.
-            continuation.yield(.powerState(state.state, reason: state.reason))
-            continuation.yield(.power(isOn: state.state == .on))
+            continuation.yield(.powerState(state, reason: reason))
+            continuation.yield(.power(isOn: state == .on))
         }
-        if let output = try? await shell(ADBShellCommands.foreground), let app = Self.foregroundApp(from: output) {
+        if let output = try? await shell(ADBShellCommands.foreground), let app = FireTVStateParsing.foreground(output) {
             continuation.yield(.currentApp(app))
         }
-    }
-
-    /// `mWakefulness=Awake` → on; Asleep → standby; Dreaming (the screen saver) and Dozing →
-    /// on with the reason, as other brands report a screen saver.
-    static func powerState(from output: String) -> (state: PowerState, reason: String?)? {
-        guard let range = output.range(of: "mWakefulness=") else { return nil }
-        let word = output[range.upperBound...].prefix { $0.isLetter }
-        switch word {
-        case "Awake": return (.on, nil)
-        case "Asleep": return (.standby, "Asleep")
-        case "Dreaming": return (.on, "Dreaming (screen saver)")
-        case "Dozing": return (.standby, "Dozing")
-        default: return nil
-        }
-    }
-
-    /// The package of `mCurrentFocus=Window{… u0 com.netflix.ninja/…Activity}`.
-    static func foregroundApp(from output: String) -> String? {
-        guard let range = output.range(of: "mCurrentFocus=") else { return nil }
-        let line = output[range.upperBound...].prefix { !$0.isNewline }
-        for word in line.split(separator: " ") {
-            let candidate = word.prefix { $0 != "/" && $0 != "}" }
-            if candidate.count < word.count || word.hasSuffix("}"), ADBShellCommands.isPackageName(String(candidate)) {
-                return String(candidate)
-            }
-        }
-        return nil
     }
 
     // MARK: plumbing

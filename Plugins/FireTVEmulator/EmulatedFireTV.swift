@@ -98,7 +98,8 @@ public final class EmulatedFireTV: Sendable {
                 }
                 for old in evicted {
                     // Fire OS's one-client rule: the older host is asked to authenticate again.
-                    try? await old.write(ADBMessage(.auth, ADBMessage.AuthType.token.rawValue, 0, try SecureRandom.bytes(20)).encoded(), timeout: .seconds(1))
+                    try? await old.write(
+                        ADBMessage(.auth, ADBMessage.AuthType.token.rawValue, 0, try SecureRandom.bytes(20)).encoded(), timeout: .seconds(1))
                     self.emit(EmulatorEvent("client_evicted"))
                 }
                 let task = Task { await self.serve(stream, id: id) }
@@ -182,7 +183,10 @@ public final class EmulatedFireTV: Sendable {
                 emit(
                     EmulatorEvent(
                         "allow_prompt",
-                        [("fingerprint", .string(ADBPublicKey.fingerprint(message.payload))), ("comment", .string(key.comment)), ("answer", .string(configuration.accept.rawValue))]))
+                        [
+                            ("fingerprint", .string(ADBPublicKey.fingerprint(message.payload))), ("comment", .string(key.comment)),
+                            ("answer", .string(configuration.accept.rawValue)),
+                        ]))
                 switch configuration.accept {
                 case .auto:
                     let text = message.text
@@ -279,7 +283,9 @@ public final class EmulatedFireTV: Sendable {
             } else {
                 result = execute(words)
             }
-            if command.pipesIntoNext { piped = result } else {
+            if command.pipesIntoNext {
+                piped = result
+            } else {
                 output += result
                 piped = nil
             }

@@ -12,6 +12,10 @@ public enum EmulatedShell {
     public struct Command: Sendable, Equatable {
         public var words: [String]
         public var pipesIntoNext: Bool
+        public init(words: [String], pipesIntoNext: Bool) {
+            self.words = words
+            self.pipesIntoNext = pipesIntoNext
+        }
     }
 
     /// Splits a command line. Throws (with what was found) on anything it would have to

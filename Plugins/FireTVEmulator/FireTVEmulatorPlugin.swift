@@ -14,10 +14,12 @@ public struct FireTVEmulatorPlugin: TVEmulator {
     }
     public var options: [OptionSpec] {
         [
-            OptionSpec("port", type: .listenPort, help: "the ADB port (default 5555; 0 picks a free one; adb treats 5555 specially, so tests use another)"),
+            OptionSpec(
+                "port", type: .listenPort, help: "the ADB port (default 5555; 0 picks a free one; adb treats 5555 specially, so tests use another)"),
             OptionSpec("serial", type: .text, help: "the serial number getprop reports"),
             OptionSpec("model", type: .text, help: "the model getprop reports (default AFTMM, a Fire TV Stick 4K)"),
-            OptionSpec("accept", type: .choice(["auto", "deny", "timeout"]), help: "the answer to \"Allow USB debugging?\" for a new key (default auto)"),
+            OptionSpec(
+                "accept", type: .choice(["auto", "deny", "timeout"]), help: "the answer to \"Allow USB debugging?\" for a new key (default auto)"),
             OptionSpec("power", type: .choice(["Awake", "Asleep", "Dreaming"]), help: "the wakefulness it starts in (default Awake)"),
             OptionSpec("single-client", help: "allow one debugging client at a time: a new one evicts the previous (some Fire OS versions)"),
             OptionSpec(

@@ -127,9 +127,9 @@ final class TerminalPairingResponder: PairingResponder {
             guard terminal.isInteractive else {
                 throw PhotonError(
                     .untrustedCertificate, "not pairing over an unencrypted connection without consent; nothing was sent",
-                    hint: "if this TV is too old for TLS, run again with --allow-unencrypted (anyone on the network can then read its key)")
+                    hint: "if you accept that, run again with --allow-unencrypted (anyone on the network can then read what is sent)")
             }
-            terminal.writeError("Pair without encryption? Anyone on your network could read the TV's key. [y/N] ")
+            terminal.writeError("Pair without encryption? Anyone on your network could read what is sent. [y/N] ")
             let reply = terminal.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
             return .trust(reply == "y" || reply == "yes")
         }

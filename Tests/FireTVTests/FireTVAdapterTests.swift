@@ -1,0 +1,101 @@
+import FireTV
+import FireTVEmulator
+import PhotonCore
+import PhotonEmulatorSupport
+import PhotonNet
+import PhotonTestSupport
+import Testing
+
+/// The adapter against the emulated device in process, and the shell commands it builds
+/// checked against the emulated shell.
+@Suite(.serialized) struct FireTVAdapterTests {
+    func context(_ timeout: Duration = .seconds(5)) throws -> AdapterContext {
+        AdapterContext(connector: NetConnector(), clientIdentity: try TestEnvironment.sharedClientIdentity, timeout: timeout)
+    }
+
+    struct Consenting: PairingResponder {
+        func answer(_ challenge: PairingChallenge) async throws -> PairingAnswer {
+            if case .allowUnencrypted = challenge { return .trust(true) }
+            return .wait
+        }
+    }
+
+    @Test func anUnansweredPromptEndsInATimeoutThatSaysWhatToDo() async throws {
+        var configuration = EmulatedFireTV.Configuration()
+        configuration.port = 0
+        configuration.accept = .timeout
+        let tv = try EmulatedFireTV.start(configuration) { _ in }
+        defer { Task { await tv.stop() } }
+        let started = ContinuousClock.now
+        let adapter = FireTVAdapter(acceptTimeout: .milliseconds(600))
+        let error = try await #require(throws: PhotonError.self) {
+            _ = try await adapter.pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: .init(), context: try context())
+                .run(responder: Consenting())
+        }
+        #expect(error.code == .timeout && error.exitCode == 3, "\(error)")
+        #expect(error.hint?.contains("Allow") == true)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func theProbeTellsAnADBDeviceFromAnythingElse() async throws {
+        var configuration = EmulatedFireTV.Configuration()
+        configuration.port = 0
+        let tv = try EmulatedFireTV.start(configuration) { _ in }
+        defer { Task { await tv.stop() } }
+        let candidate = try await FireTVAdapter().probe(host: "127.0.0.1", ports: ["adb": tv.port], context: try context())
+        #expect(candidate?.brand == "firetv")
+        #expect(candidate?.remarks.first?.contains("Allow USB debugging") == true)
+        // A TCP server that speaks something else is not ADB.
+        let other = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { other.close() }
+        let answering = Task {
+            if let stream = try? await other.accept() {
+                try? await stream.write(Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8), timeout: .seconds(1))
+                await stream.close()
+            }
+        }
+        defer { answering.cancel() }
+        #expect(try await FireTVAdapter().probe(host: "127.0.0.1", ports: ["adb": other.port], context: try context()) == nil)
+    }
+
+    @Test func everyBuiltCommandParsesBackToItsLiteralWords() throws {
+        let texts = ["it's", "a b", "$(x)", "`x`", "a;b", "\\", "\"", "50%s", "%", "%%s", "~/*?[]{}<>|&#!"]
+        for text in texts {
+            let commands = try ADBShellCommands.typing(text)
+            let parsed = try EmulatedShell.parse(commands.joined(separator: "; "))
+            let typed = parsed.map { command -> String in
+                #expect(Array(command.words.prefix(2)) == ["input", "text"], "\(command.words)")
+                return EmulatedShell.typed(command.words[2])
+            }.joined()
+            #expect(typed == text, "typed \(typed) for \(text)")
+        }
+        #expect(throws: PhotonError.self) { try ADBShellCommands.typing("naïve") }
+        #expect(throws: PhotonError.self) { try ADBShellCommands.typing("bell\u{7}") }
+        #expect(try ADBShellCommands.typing("a\nb") == ["input text 'a'", "input keyevent 'KEYCODE_ENTER'", "input text 'b'"])
+
+        #expect(try ADBShellCommands.launch("com.netflix.ninja") == "monkey -p 'com.netflix.ninja' -c android.intent.category.LAUNCHER 1")
+        let link = try ADBShellCommands.launch("https://x.example/?a=1&b='2'")
+        #expect(try EmulatedShell.parse(link).first?.words.last == "https://x.example/?a=1&b='2'")
+        #expect(throws: PhotonError.self) { try ADBShellCommands.launch("com.x; reboot") }
+        #expect(throws: PhotonError.self) { try ADBShellCommands.launch("not a package") }
+    }
+
+    @Test func theEmulatedShellRefusesWhatAShellWouldRun() {
+        for line in ["echo $(id)", "echo `id`", "a > b", "a & b", "echo ${X}", "echo *", "echo 'open", "a || b"] {
+            #expect(throws: EmulatedShell.ShellRefusal.self, "\(line)") { try EmulatedShell.parse(line) }
+        }
+        #expect((try? EmulatedShell.parse("a 'b c' \"d e\" f\\ g; h && i | j")) == [
+            .init(words: ["a", "b c", "d e", "f g"], pipesIntoNext: false), .init(words: ["h"], pipesIntoNext: false),
+            .init(words: ["i"], pipesIntoNext: true), .init(words: ["j"], pipesIntoNext: false),
+        ])
+    }
+
+    @Test func dumpsysAnswersBecomePowerAndTheForegroundApp() {
+        #expect(FireTVStateParsing.power("  mWakefulness=Awake\n")?.0 == .on)
+        #expect(FireTVStateParsing.power("mWakefulness=Asleep")?.0 == .standby)
+        #expect(FireTVStateParsing.power("mWakefulness=Dreaming")?.1?.contains("screen saver") == true)
+        #expect(FireTVStateParsing.power("nothing here") == nil)
+        #expect(FireTVStateParsing.foreground("  mCurrentFocus=Window{5e2a1b u0 com.netflix.ninja/com.netflix.ninja.MainActivity}") == "com.netflix.ninja")
+        #expect(FireTVStateParsing.foreground("  mCurrentFocus=null") == nil)
+    }
+}
