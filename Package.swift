@@ -122,7 +122,8 @@ let package = Package(
         // Fire TV and other Android devices over classic ADB (its key codes are Android's).
         .target(name: "FireTV", dependencies: ["PhotonCore", "PhotonCrypto", "AndroidTV"], path: "Plugins/FireTV"),
         .target(
-            name: "FireTVEmulator", dependencies: ["FireTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
+            name: "FireTVEmulator",
+            dependencies: ["FireTV", "AndroidTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
             path: "Plugins/FireTVEmulator"),
         .target(
             name: "LGWebOSEmulator",

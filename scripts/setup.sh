@@ -26,7 +26,7 @@ packages=(libssl-dev libavahi-client-dev libmosquitto-dev pkg-config openssl)
 if [ "$mode" = test ]; then
   # tmux drives `photon remote` in a real terminal; man-db and groff check the man pages;
   # zsh and fish run the completion scripts.
-  packages+=(avahi-daemon avahi-utils dbus iproute2 python3 python3-venv util-linux procps tmux man-db groff-base mosquitto zsh fish)
+  packages+=(avahi-daemon avahi-utils dbus iproute2 python3 python3-venv util-linux procps tmux man-db groff-base mosquitto zsh fish adb)
 fi
 if [ "$mode" = deb ]; then
   packages+=(dpkg-dev lintian binutils man-db)

@@ -1,3 +1,4 @@
+import AndroidTV
 import FireTV
 import Foundation
 import PhotonCore
@@ -302,13 +303,13 @@ public final class EmulatedFireTV: Sendable {
             let longPress = codes.first == "--longpress"
             if longPress { codes.removeFirst() }
             for code in codes {
-                let name = code.hasPrefix("KEYCODE_") ? code : (Int(code).map { "KEYCODE_#\($0)" } ?? "KEYCODE_" + code)
+                let name = code.hasPrefix("KEYCODE_") ? code : (Int32(code).map(AndroidKeyCodes.name(of:)) ?? "KEYCODE_" + code)
                 emit(EmulatorEvent("key", [("key", .string(name)), ("long_press", .bool(longPress))]))
                 switch name {
-                case "KEYCODE_WAKEUP", "KEYCODE_#224": setPower("Awake")
-                case "KEYCODE_SLEEP", "KEYCODE_#223": setPower("Asleep")
-                case "KEYCODE_POWER", "KEYCODE_#26": setPower(state.withLock { $0.power } == "Awake" ? "Asleep" : "Awake")
-                case "KEYCODE_HOME", "KEYCODE_#3": state.withLock { $0.foreground = "com.amazon.tv.launcher" }
+                case "KEYCODE_WAKEUP": setPower("Awake")
+                case "KEYCODE_SLEEP": setPower("Asleep")
+                case "KEYCODE_POWER": setPower(state.withLock { $0.power } == "Awake" ? "Asleep" : "Awake")
+                case "KEYCODE_HOME": state.withLock { $0.foreground = "com.amazon.tv.launcher" }
                 default: break
                 }
             }

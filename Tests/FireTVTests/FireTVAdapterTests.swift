@@ -84,10 +84,11 @@ import Testing
         for line in ["echo $(id)", "echo `id`", "a > b", "a & b", "echo ${X}", "echo *", "echo 'open", "a || b"] {
             #expect(throws: EmulatedShell.ShellRefusal.self, "\(line)") { try EmulatedShell.parse(line) }
         }
-        #expect((try? EmulatedShell.parse("a 'b c' \"d e\" f\\ g; h && i | j")) == [
-            .init(words: ["a", "b c", "d e", "f g"], pipesIntoNext: false), .init(words: ["h"], pipesIntoNext: false),
-            .init(words: ["i"], pipesIntoNext: true), .init(words: ["j"], pipesIntoNext: false),
-        ])
+        #expect(
+            (try? EmulatedShell.parse("a 'b c' \"d e\" f\\ g; h && i | j")) == [
+                .init(words: ["a", "b c", "d e", "f g"], pipesIntoNext: false), .init(words: ["h"], pipesIntoNext: false),
+                .init(words: ["i"], pipesIntoNext: true), .init(words: ["j"], pipesIntoNext: false),
+            ])
     }
 
     @Test func dumpsysAnswersBecomePowerAndTheForegroundApp() {
@@ -95,7 +96,9 @@ import Testing
         #expect(FireTVStateParsing.power("mWakefulness=Asleep")?.0 == .standby)
         #expect(FireTVStateParsing.power("mWakefulness=Dreaming")?.1?.contains("screen saver") == true)
         #expect(FireTVStateParsing.power("nothing here") == nil)
-        #expect(FireTVStateParsing.foreground("  mCurrentFocus=Window{5e2a1b u0 com.netflix.ninja/com.netflix.ninja.MainActivity}") == "com.netflix.ninja")
+        #expect(
+            FireTVStateParsing.foreground("  mCurrentFocus=Window{5e2a1b u0 com.netflix.ninja/com.netflix.ninja.MainActivity}") == "com.netflix.ninja"
+        )
         #expect(FireTVStateParsing.foreground("  mCurrentFocus=null") == nil)
     }
 }

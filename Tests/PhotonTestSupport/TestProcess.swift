@@ -10,6 +10,10 @@ public final class TestProcess: @unchecked Sendable {
     private let stderrPipe = Pipe()
     private let stdinPipe = Pipe()
     private let collected = Locked((out: "", err: ""))
+    /// The exit status, once Foundation has recorded it (its termination handler ran).
+    /// `isRunning` can turn false before `terminationStatus` may be read, and reading it
+    /// then traps, so waits go by this instead.
+    private let exitStatus = Locked<Int32?>(nil)
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
@@ -35,8 +39,12 @@ public final class TestProcess: @unchecked Sendable {
             }
             thread.start()
         }
+        process.terminationHandler = { [exitStatus] finished in exitStatus.withLock { $0 = finished.terminationStatus } }
         try TestEnvironment.launch(process)
     }
+
+    /// The exit status, or nil while the process runs (or its end is not yet recorded).
+    public var status: Int32? { exitStatus.withLock { $0 } }
 
     public var standardOutput: String { collected.withLock { $0.out } }
     public var standardError: String { collected.withLock { $0.err } }
@@ -56,7 +64,8 @@ public final class TestProcess: @unchecked Sendable {
                 try await Task.sleep(for: .milliseconds(50))
                 if standardOutput.contains(text) || standardError.contains(text) { return }
                 throw TestFailure(
-                    "process exited (\(process.terminationStatus)) before printing '\(text)'.\nstdout: \(standardOutput)\nstderr: \(standardError)")
+                    "process exited (\(status.map(String.init) ?? "?")) before printing '\(text)'.\nstdout: \(standardOutput)\nstderr: \(standardError)"
+                )
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -67,11 +76,14 @@ public final class TestProcess: @unchecked Sendable {
     @discardableResult
     public func waitForExit(timeout: Duration = .seconds(30)) async -> Int32 {
         let end = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
-        if process.isRunning { terminate() }
-        // Let the readability handlers drain the last output.
+        while status == nil && ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
+        if status == nil { terminate() }
+        // The termination handler runs shortly after the end; then the readers drain the
+        // last output.
+        let recorded = ContinuousClock.now + .seconds(5)
+        while status == nil && ContinuousClock.now < recorded { try? await Task.sleep(for: .milliseconds(5)) }
         try? await Task.sleep(for: .milliseconds(30))
-        return process.terminationStatus
+        return status ?? -1
     }
 
     /// Ends the process: SIGTERM, then SIGKILL if it is still there after 0.3 s.
