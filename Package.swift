@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "Roku", targets: ["Roku"]),
         .library(name: "LGWebOS", targets: ["LGWebOS"]),
         .library(name: "FireTV", targets: ["FireTV"]),
+        // The emulated Fire TV's shell, for the fuzz target that checks quoting against it.
+        .library(name: "FireTVEmulator", targets: ["FireTVEmulator"]),
         .executable(name: "photon", targets: ["photon"]),
         .executable(name: "photon-cli", targets: ["photon-cli"]),
         .executable(name: "photon-emulator", targets: ["photon-emulator"]),

@@ -15,6 +15,8 @@ let service: Target.Dependency = .product(name: "PhotonService", package: "Photo
 let kit: Target.Dependency = .product(name: "PhotonKit", package: "Photon")
 let roku: Target.Dependency = .product(name: "Roku", package: "Photon")
 let lg: Target.Dependency = .product(name: "LGWebOS", package: "Photon")
+let fireTV: Target.Dependency = .product(name: "FireTV", package: "Photon")
+let fireTVEmulator: Target.Dependency = .product(name: "FireTVEmulator", package: "Photon")
 
 let package = Package(
     name: "PhotonFuzz",
@@ -35,5 +37,6 @@ let package = Package(
         .executableTarget(name: "FuzzRokuXML", dependencies: [core, roku]),
         .executableTarget(name: "FuzzLGMessages", dependencies: [core, lg]),
         .executableTarget(name: "FuzzMQTTCommand", dependencies: [core, service]),
+        .executableTarget(name: "FuzzADBMessages", dependencies: [core, fireTV, fireTVEmulator]),
     ]
 )
