@@ -118,7 +118,8 @@ public struct FireTVAdapter: TVAdapter {
                     "another device answers at \(device.endpoint) (serial \(Redaction.sanitize(identity.serial)), not the one paired as \(Redaction.sanitize(device.nickname))); nothing was sent",
                     hint: "if the device was replaced or the address moved, pair again: photon pair \(device.endpoint) --brand firetv --replace")
             }
-            return FireTVSession(connection: connection, model: identity.model, context: context, pollInterval: pollInterval)
+            return FireTVSession(
+                connection: connection, model: identity.model, vendor: identity.manufacturer, context: context, pollInterval: pollInterval)
         } catch {
             await connection.close()
             throw error

@@ -18,12 +18,12 @@ final class FireTVSession: KeySending, TextTyping, AppLaunching, AppListing, Ack
     private let tasks = Locked<[Task<Void, Never>]>([])
     private let closed = Locked(false)
 
-    init(connection: ADBConnection, model: String?, context: AdapterContext, pollInterval: Duration) {
+    init(connection: ADBConnection, model: String?, vendor: String?, context: AdapterContext, pollInterval: Duration) {
         self.connection = connection
         self.context = context
         commandTimeout = max(context.timeout, .seconds(5))
         (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(64))
-        continuation.yield(.deviceInfo(model: model, vendor: "Amazon", version: nil))
+        continuation.yield(.deviceInfo(model: model, vendor: vendor, version: nil))
         let watcher = Task { [weak self] in
             let reason = await connection.waitForEnd()
             self?.finish(reason)

@@ -74,6 +74,8 @@ enum DemoCommand {
             if case .port(let name) = option.value, let port = tv.ports[name] { pair += ["--\(option.name)", String(port)] }
         }
         if let fingerprint = tv.certificateFingerprint { pair += ["--trust", fingerprint.description] }
+        // A brand that pairs without any TLS (ADB) asks for consent to that first.
+        if tv.certificateFingerprint == nil, adapter.descriptor.pairing.style != .none { pair.append("--allow-unencrypted") }
         let how: String
         switch adapter.descriptor.pairing.style {
         case .codeOnTV: how = "the code it shows is typed for you"

@@ -16,7 +16,10 @@ enum PairCommand {
                 OptionSpec("trust", type: .fingerprint, help: "consent to this SHA-256 certificate fingerprint without asking"),
                 OptionSpec("replace", help: "replace a paired TV with the same id but another certificate or address"),
                 OptionSpec(
-                    "allow-unencrypted", help: "consent to pairing without TLS when the TV offers nothing else (its key then travels in clear)"),
+                    "allow-unencrypted",
+                    help:
+                        "consent to pairing over an unencrypted protocol when the TV offers nothing else (LG without TLS, Fire TV over ADB): anyone on the network can read what is sent"
+                ),
             ] + BrandOptions.specs(registry),
             details: """
                 ADDRESS is HOST[:PORT] (IPv6 in brackets). Photon first shows the SHA-256 fingerprint

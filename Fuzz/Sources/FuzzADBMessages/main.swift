@@ -40,7 +40,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             }
         }
         let expected = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        precondition(typed == expected || typed == text.replacingOccurrences(of: "\r", with: "\n"), "typed \(typed.debugDescription) for \(text.debugDescription)")
+        precondition(
+            typed == expected || typed == text.replacingOccurrences(of: "\r", with: "\n"),
+            "typed \(typed.debugDescription) for \(text.debugDescription)")
     }
     if let launch = try? ADBShellCommands.launch(text) {
         precondition((try? EmulatedShell.parse(launch)) != nil, "a launch a shell would refuse: \(launch)")
