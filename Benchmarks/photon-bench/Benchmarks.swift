@@ -147,6 +147,9 @@ enum Benchmarks {
         // 5c. LG against its emulator, versus aiowebostv.
         rows += try await LGBench.run(python: python, repositoryRoot: repositoryRoot)
 
+        // 5d. Fire TV against its emulator, versus adb-shell.
+        rows += try await FireTVBench.run(python: python, repositoryRoot: repositoryRoot)
+
         // 6. Discovery and probing.
         rows += try await DiscoveryBench.run(repositoryRoot: repositoryRoot)
 
