@@ -169,7 +169,8 @@ import Testing
         #expect(
             try await run(home, ["pair", "127.0.0.1:\(lg.port)", "--brand", "lg", "--trust", lg.fingerprint, "--name", "lg"]).process
                 .terminationStatus == 0)
-        let lgOn = try await run(home, ["power", "lg", "on"])
+        // --verbose: if this ever hangs again (seen once in CI), its log says where.
+        let lgOn = try await run(home, ["power", "lg", "on", "--verbose"])
         #expect(lgOn.process.terminationStatus == 0, "\(lgOn.standardError)")
         #expect(lg.events("power_on").count == 1)
         #expect(try await run(home, ["power", "lg", "off"]).process.terminationStatus == 0)
