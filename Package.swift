@@ -196,7 +196,7 @@ let package = Package(
             name: "PhotonCLITests",
             dependencies: [
                 "PhotonCLI", "PhotonCore", "PhotonTestSupport", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonStore",
-                "PhotonEmulatorSupport", "PhotonNet", "PhotonService", "PhotonKit", "PhotonMQTT", "PhotonWire", "PhotonJSON",
+                "PhotonEmulatorSupport", "PhotonNet", "PhotonService", "PhotonKit", "PhotonMQTT", "PhotonWire", "PhotonJSON", "PhotonPlugins",
             ]),
     ],
     swiftLanguageModes: [.v6]

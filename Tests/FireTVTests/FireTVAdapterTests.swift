@@ -37,6 +37,24 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 
+    @Test func aDeviceThatNeverAnswersACommandFailsItInTime() async throws {
+        var configuration = EmulatedFireTV.Configuration()
+        configuration.port = 0
+        configuration.misbehaviour = .silent
+        let tv = try EmulatedFireTV.start(configuration) { _ in }
+        defer { Task { await tv.stop() } }
+        let adapter = FireTVAdapter(pollInterval: .zero)
+        let context = try context(.seconds(1))
+        // Pairing reads the serial through a command: a silent device fails it, bounded.
+        let started = ContinuousClock.now
+        let error = try await #require(throws: PhotonError.self) {
+            _ = try await adapter.pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: .init(), context: context)
+                .run(responder: Consenting())
+        }
+        #expect(error.code == .timeout, "\(error)")
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
     @Test func theProbeTellsAnADBDeviceFromAnythingElse() async throws {
         var configuration = EmulatedFireTV.Configuration()
         configuration.port = 0

@@ -105,16 +105,34 @@ import Testing
     }
 
     @Test func anotherDeviceAtTheAddressIsRefusedWithNothingSent() async throws {
-        let tv = try await EmulatorProcess.start(["firetv", "--port", "0"])
+        // Two devices that both allowed this installation's key (their allowed keys kept in
+        // one state folder), one after the other at the same address.
+        let state = try TestEnvironment.temporaryDirectory("photon-firetv-state")
+        let tv = try await EmulatorProcess.start(["firetv", "--port", "0", "--state", state.path])
         let home = try await TestEnvironment.home("photon-firetv-swap")
         #expect(try await pair(tv, home).process.terminationStatus == 0)
         tv.process.terminate()
-        let other = try await EmulatorProcess.start(["firetv", "--port", "\(tv.port)", "--serial", "OTHER0001"])
+        _ = await tv.process.waitForExit()
+        let other = try await EmulatorProcess.start(["firetv", "--port", "\(tv.port)", "--serial", "OTHER0001", "--state", state.path])
         defer { other.process.terminate() }
-        // The other device does not know our key either: allowing it is not consent to use it.
         let p = try await run(home, ["key", "stick", "home"])
-        #expect([4, 5].contains(p.process.terminationStatus), "\(p.standardError)")
+        #expect(p.process.terminationStatus == 5, "\(p.standardError)")
+        #expect(p.standardError.contains("OTHER0001") && p.standardError.contains("nothing was sent"), "\(p.standardError)")
+        #expect(other.events("auth").last?["result"] as? String == "signature accepted")
         #expect(other.events("key").isEmpty)
+
+        // A device that forgot the key: exit 4, pair again.
+        let forgetful = try await EmulatorProcess.start(["firetv", "--port", "0"])
+        defer { forgetful.process.terminate() }
+        let fresh = try await TestEnvironment.home("photon-firetv-forgot")
+        #expect(try await pair(forgetful, fresh).process.terminationStatus == 0)
+        forgetful.process.terminate()
+        _ = await forgetful.process.waitForExit()
+        let again = try await EmulatorProcess.start(["firetv", "--port", "\(forgetful.port)"])
+        defer { again.process.terminate() }
+        let refused = try await run(fresh, ["key", "stick", "home"])
+        #expect(refused.process.terminationStatus == 4, "\(refused.standardError)")
+        #expect(again.events("allow_prompt").isEmpty, "a session never offers the key: only pairing does")
     }
 
     @Test func aSecondDebuggingClientEvictsTheFirstAndTheDaemonSaysSo() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonPlugins
 import PhotonStore
 import PhotonTestSupport
 import Testing
@@ -54,7 +55,8 @@ import Testing
         #expect(offered[1] == "den living-room")
         #expect(offered[2] == "volume-up volume-down")
         #expect(offered[3] == "--brand")
-        #expect(offered[4] == "androidtv samsung roku lg")
+        // Every registered brand, in registration order (no test names the brands).
+        #expect(offered[4] == BuiltInPlugins.all.map(\.adapter.id).joined(separator: " "))
         #expect(offered[5] == "bash zsh fish")
         #expect(offered[6] == "show regenerate")
         #expect(offered[7] == "up down mute")
