@@ -86,7 +86,7 @@ public final class MQTTClient: @unchecked Sendable {
     private var wake: [Int32] = [-1, -1]
     private var thread: Thread?
 
-    private static let initialise: Void = { Mosquitto.lib_init() }()
+    private static let initialise: Void = { _ = Mosquitto.lib_init() }()
 
     public init(_ options: Options) throws {
         try Mosquitto.load()
@@ -98,7 +98,7 @@ public final class MQTTClient: @unchecked Sendable {
         }
         self.handle = handle
         // Publishes come from Swift's threads while the network thread reads.
-        Mosquitto.threaded_set(handle, true)
+        _ = Mosquitto.threaded_set(handle, true)
         Mosquitto.user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         Mosquitto.connect_callback_set(handle) { _, object, rc in
             guard let object else { return }
@@ -131,7 +131,7 @@ public final class MQTTClient: @unchecked Sendable {
             Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue().continuation.yield(
                 .error(Redaction.sanitize(String(cString: text), limit: 200)))
         }
-        Mosquitto.reconnect_delay_set(handle, 1, 30, true)
+        _ = Mosquitto.reconnect_delay_set(handle, 1, 30, true)
         do {
             try configure()
         } catch {
@@ -247,7 +247,7 @@ public final class MQTTClient: @unchecked Sendable {
             if rc == MOSQ_ERR_SUCCESS.rawValue { rc = Mosquitto.loop_misc(handle) }
             if rc != MOSQ_ERR_SUCCESS.rawValue, Mosquitto.socket(handle) >= 0 {
                 // A broken connection: close it; the next turn reconnects.
-                Mosquitto.disconnect(handle)
+                _ = Mosquitto.disconnect(handle)
             }
         }
     }
@@ -291,7 +291,7 @@ public final class MQTTClient: @unchecked Sendable {
             })
         else { return }
         // The DISCONNECT goes out on the network thread, which then ends.
-        Mosquitto.disconnect(handle)
+        _ = Mosquitto.disconnect(handle)
         wakeUp()
         if let thread, !Thread.current.isEqual(thread) {
             for _ in 0..<100 where !thread.isFinished { usleep(5_000) }

@@ -36,7 +36,7 @@ extension MQTTBridge {
         let wait = Self.claimWait
         Task {
             try? await Task.sleep(for: wait)
-            await self.finishClaim()
+            self.finishClaim()
         }
     }
 
