@@ -46,4 +46,31 @@ import Testing
         }.sorted()
         #expect(undocumented.isEmpty, "public symbols of PhotonKit without a doc comment:\n\(undocumented.joined(separator: "\n"))")
     }
+
+    /// The landing article's "pair and drive a TV in ten lines" compiles against today's
+    /// API (typechecked with the toolchain's swiftc against the debug build's modules).
+    @Test func theLandingArticlesExampleCompiles() async throws {
+        let root = TestEnvironment.repositoryRoot
+        let article = try String(contentsOf: root.appendingPathComponent("Sources/PhotonKit/PhotonKit.docc/PhotonKit.md"), encoding: .utf8)
+        let start = try #require(article.range(of: "```swift\nimport PhotonCore"))
+        let end = try #require(article.range(of: "```", range: start.upperBound..<article.endIndex))
+        let code = String(article[article.index(start.lowerBound, offsetBy: "```swift\n".count)..<end.lowerBound])
+        let directory = try TestEnvironment.temporaryDirectory("photon-landing")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("main.swift")
+        try code.write(to: file, atomically: true, encoding: .utf8)
+        let swiftc = ["/opt/swift/usr/bin/swiftc"] + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swiftc" }
+        let compiler = try #require(swiftc.first { FileManager.default.isExecutableFile(atPath: $0) }, "no swiftc")
+        var arguments = ["-typecheck", "-swift-version", "6", file.path, "-I", root.appendingPathComponent(".build/debug/Modules").path]
+        let sources = root.appendingPathComponent("Sources")
+        for name in try FileManager.default.contentsOfDirectory(atPath: sources.path) where name.hasPrefix("C") {
+            arguments += [
+                "-I", sources.appendingPathComponent(name).path, "-I", sources.appendingPathComponent(name).appendingPathComponent("include").path,
+            ]
+        }
+        let check = try TestProcess(compiler, arguments)
+        check.closeStandardInput()
+        let status = await check.waitForExit(timeout: .seconds(120))
+        #expect(status == 0, "the landing article's example does not compile:\n\(check.standardError)")
+    }
 }
