@@ -1,8 +1,5 @@
 #ifndef PHOTON_SYSTEM_SHIM_H
 #define PHOTON_SYSTEM_SHIM_H
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE  // accept4
-#endif
 // Linux interfaces that Glibc's Swift module does not expose: epoll, eventfd, TCP options,
 // peer credentials.
 #include <sys/epoll.h>
@@ -32,9 +29,4 @@ static inline int photon_get_peer_credentials(int fd, struct photon_peer_credent
     socklen_t length = sizeof(*out);
     return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, out, &length);
 }
-/// accept(2) with the new descriptor non-blocking and close-on-exec from birth.
-static inline int photon_accept_nonblocking(int fd, struct sockaddr *address, socklen_t *length) {
-    return accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
-}
-
 #endif
