@@ -43,5 +43,5 @@ extension EmulatedAndroidTV: RunningEmulator {
     public func forgetClients() async { unpairAll() }
     public func sendMalformedMessage() async { await misbehaveNow(.malformedFrames) }
     public func sendOversizeMessage() async { await misbehaveNow(.oversizeFrames) }
-    public func dropConnections() async { await dropSessions() }
+    public func dropConnections() async { try? await restart() }
 }

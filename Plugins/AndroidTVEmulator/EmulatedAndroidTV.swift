@@ -200,16 +200,6 @@ public final class EmulatedAndroidTV: Sendable {
         for s in sessions { await s.close() }
     }
 
-    /// Drops every client's session, still listening (a network drop, as clients see it).
-    public func dropSessions() async {
-        let sessions = state.withLock { s -> [FramedStream] in
-            defer { s.sessions = [:] }
-            return Array(s.sessions.values)
-        }
-        for session in sessions { await session.close() }
-        emit(EmulatorEvent("sessions_dropped"))
-    }
-
     /// Drops every client and listens again on the same ports (a TV reboot).
     public func restart() async throws {
         await stop()
@@ -225,12 +215,7 @@ public final class EmulatedAndroidTV: Sendable {
             $0.identity = identity
             $0.certificate = info
         }
-        // The same listening sockets with the new certificate; sessions made under the old
-        // one are dropped, so every client meets the new one.
-        for listener in state.withLock({ $0.listeners }) {
-            try listener.replaceIdentity(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM)
-        }
-        await dropSessions()
+        try await restart()
         emit(EmulatorEvent("certificate_rotated", [("fingerprint", .string(info.fingerprint.description))]))
     }
 

@@ -177,12 +177,8 @@ public final class EmulatedSamsungTV: Sendable {
             $0.identity = identity
             $0.certificate = info
         }
-        // The same listening socket with the new certificate; connections made under the
-        // old one are dropped, so every client meets the new one.
-        for listener in state.withLock({ $0.listeners }).compactMap({ $0 as? TLSListener }) {
-            try listener.replaceIdentity(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM)
-        }
-        await misbehave(.drop)
+        await stop()
+        try listen()
         emit(EmulatorEvent("certificate_rotated", [("fingerprint", .string(info.fingerprint.description))]))
     }
 

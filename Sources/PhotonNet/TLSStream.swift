@@ -273,34 +273,16 @@ public struct TLSServerConfiguration: Sendable {
 /// reporting it on the stream, so an emulated TV can keep its own paired list.
 public final class TLSListener: Sendable {
     public let tcp: TCPListener
-    private let context: Locked<TLSContext>
-    private let configuration: TLSServerConfiguration
+    private let context: TLSContext
     private let handshakeTimeout: Duration
 
     public init(host: String = "127.0.0.1", port: UInt16 = 0, configuration: TLSServerConfiguration) throws {
-        context = Locked(try Self.makeContext(configuration))
-        self.configuration = configuration
-        tcp = try TCPListener(host: host, port: port)
-        handshakeTimeout = configuration.handshakeTimeout
-    }
-
-    private static func makeContext(_ configuration: TLSServerConfiguration) throws -> TLSContext {
-        let context = try TLSContext.make(
+        context = try TLSContext.make(
             server: true, certificatePEM: configuration.certificatePEM, privateKeyPEM: configuration.privateKeyPEM,
             minimum: configuration.minimumVersion, maximum: configuration.maximumVersion)
         if let accepts = configuration.acceptsClient { context.filterClients(accepts) }
-        return context
-    }
-
-    /// Presents another certificate from the next handshake on, on the same listening
-    /// socket (an emulated TV's factory reset): closing and binding the port again could
-    /// lose it to a client's ephemeral port in between.
-    public func replaceIdentity(certificatePEM: String, privateKeyPEM: String) throws {
-        var updated = configuration
-        updated.certificatePEM = certificatePEM
-        updated.privateKeyPEM = privateKeyPEM
-        let fresh = try Self.makeContext(updated)
-        context.withLock { $0 = fresh }
+        tcp = try TCPListener(host: host, port: port)
+        handshakeTimeout = configuration.handshakeTimeout
     }
 
     public var port: UInt16 { tcp.port }
@@ -309,14 +291,14 @@ public final class TLSListener: Sendable {
     /// (`tls`, `timeout`, `connectionClosed`); the listener stays usable.
     public func accept() async throws -> TLSStream {
         let (socket, _) = try await tcp.acceptSocket()
-        return try await TLSStream.accept(socket: socket, context: context.withLock { $0 }, timeout: handshakeTimeout)
+        return try await TLSStream.accept(socket: socket, context: context, timeout: handshakeTimeout)
     }
 
     /// Accepts the next raw TCP connection; call `handshake` on it (lets a server run
     /// handshakes concurrently instead of one after another).
     public func acceptPending() async throws -> PendingTLSConnection {
         let (socket, _) = try await tcp.acceptSocket()
-        return PendingTLSConnection(socket: socket, context: context.withLock { $0 }, timeout: handshakeTimeout)
+        return PendingTLSConnection(socket: socket, context: context, timeout: handshakeTimeout)
     }
 
     public func close() { tcp.close() }
