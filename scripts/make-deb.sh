@@ -91,10 +91,12 @@ depends=$(cd "$shlibs" && dpkg-shlibdeps -O "${binaries[@]}" 2>/dev/null | sed -
 # Recommends: the libraries loaded at run time (by soname), as packaged on this system.
 recommends=()
 for soname in $(grep -ho '"lib[a-z-]*\.so\.[0-9]*"' Sources/CAvahi/shim.h Sources/CMosquitto/shim.h | tr -d '"' | sort -u); do
-  path=$(ldconfig -p | awk -v s="$soname" '$1 == s { print $NF; exit }')
+  # awk reads all of its input (no early exit): with pipefail, a reader that stops early
+  # makes the writer die of SIGPIPE (exit 141) whenever its output outruns the pipe.
+  path=$(ldconfig -p | awk -v s="$soname" '$1 == s && !found { print $NF; found = 1 }')
   [ -n "$path" ] || { echo "make-deb: $soname is not installed here: run scripts/setup.sh build" >&2; exit 1; }
-  owner=$(dpkg -S "$(realpath "$path")" 2>/dev/null | head -1 | cut -d: -f1) || true
-  [ -n "$owner" ] || owner=$(dpkg -S "$path" | head -1 | cut -d: -f1)
+  owner=$(dpkg -S "$(realpath "$path")" 2>/dev/null | awk -F: 'NR == 1 { print $1 }') || true
+  [ -n "$owner" ] || owner=$(dpkg -S "$path" | awk -F: 'NR == 1 { print $1 }')
   recommends+=("$owner")
 done
 recommends_line=$(printf '%s\n' "${recommends[@]}" avahi-daemon | sort -u | paste -sd, | sed 's/,/, /g')

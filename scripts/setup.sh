@@ -33,7 +33,7 @@ if [ "$mode" = deb ]; then
 fi
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' && continue
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep 'install ok installed' >/dev/null && continue
   # A Python that already has python3 with a working venv module needs no python3-venv;
   # the daemon's other-user test runs /usr/bin/python3 as uid 65534 (a Python under
   # /root would not be reachable for that user), so that one must be the system's.

@@ -17,7 +17,7 @@ fail() { say "FAIL: $*"; exit 1; }
 version=$(tr -d ' \n' < VERSION)
 package=.build/deb/photon_${version}_$(dpkg --print-architecture).deb
 [ -f "$package" ] || { say "$package is missing: run make deb"; exit 1; }
-if dpkg-query -W -f='${Status}' photon 2>/dev/null | grep -q 'install ok installed'; then
+if dpkg-query -W -f='${Status}' photon 2>/dev/null | grep 'install ok installed' >/dev/null; then
   say "a photon package is installed already; remove it first (dpkg --purge photon)"
   exit 1
 fi
@@ -26,7 +26,7 @@ work=$(mktemp -d)
 emulator_pid=
 cleanup() {
   [ -n "$emulator_pid" ] && kill "$emulator_pid" 2>/dev/null || true
-  if dpkg-query -W -f='${Status}' photon 2>/dev/null | grep -q 'install ok installed'; then dpkg --purge photon >/dev/null 2>&1 || true; fi
+  if dpkg-query -W -f='${Status}' photon 2>/dev/null | grep 'install ok installed' >/dev/null; then dpkg --purge photon >/dev/null 2>&1 || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -40,12 +40,12 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 [ "$(command -v photon)" = /usr/bin/photon ] || fail "photon is not /usr/bin/photon"
 [ "$(photon --version)" = "photon $version" ] || fail "photon --version says '$(photon --version)', not 'photon $version'"
 [ "$(photon-cli --version)" = "photon $version" ] || fail "photon-cli --version says '$(photon-cli --version)'"
-photon keys | grep -q '^home ' || fail "photon keys lists no home key"
+photon keys | grep '^home ' >/dev/null || fail "photon keys lists no home key"
 [ "$(man -w photon)" = /usr/share/man/man1/photon.1.gz ] || fail "man -w photon says '$(man -w photon 2>&1)'"
 man -w photon-cli >/dev/null || fail "no man page for photon-cli"
 man -w photon-emulator >/dev/null || fail "no man page for photon-emulator"
-MANWIDTH=80 man photon 2>/dev/null | grep -q 'photon' || fail "man photon shows nothing"
-bash -c '. /usr/share/bash-completion/completions/photon && complete -p photon' | grep -q photon || fail "the bash completion does not register"
+MANWIDTH=80 man photon 2>/dev/null | grep 'photon' >/dev/null || fail "man photon shows nothing"
+bash -c '. /usr/share/bash-completion/completions/photon && complete -p photon' | grep photon >/dev/null || fail "the bash completion does not register"
 if command -v zsh >/dev/null; then
   zsh -f -c 'fpath=(/usr/share/zsh/vendor-completions $fpath); autoload -Uz compinit && compinit -u && (( $+_comps[photon] ))' ||
     fail "zsh does not find the completion in /usr/share/zsh/vendor-completions"
@@ -63,7 +63,7 @@ home=$work/home
 photon-emulator roku --port 0 > "$work/emulator.log" 2>&1 &
 emulator_pid=$!
 for _ in $(seq 100); do grep -q '"event":"ready"' "$work/emulator.log" && break; sleep 0.05; done
-port=$(sed -n 's/.*"event":"ready".*"port":\([0-9]*\).*/\1/p' "$work/emulator.log" | head -1)
+port=$(sed -n 's/.*"event":"ready".*"port":\([0-9]*\).*/\1/p' "$work/emulator.log" | awk 'NR == 1')
 [ -n "$port" ] || fail "the emulator did not start: $(cat "$work/emulator.log")"
 photon pair "127.0.0.1:$port" --brand roku --name tv --home "$home" </dev/null >/dev/null || fail "photon pair"
 photon key tv home --home "$home" || fail "photon key tv home"
