@@ -29,4 +29,13 @@ static inline int photon_get_peer_credentials(int fd, struct photon_peer_credent
     socklen_t length = sizeof(*out);
     return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, out, &length);
 }
+/// glibc's accept4(2), declared here rather than through _GNU_SOURCE, which would change
+/// `fd_set` for this module alone and clash with the other system modules.
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+/// accept(2) with the new descriptor non-blocking and close-on-exec from birth.
+static inline int photon_accept_nonblocking(int fd, struct sockaddr *address, socklen_t *length) {
+    return accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
 #endif

@@ -15,6 +15,11 @@ final class Socket: Sendable {
     private let gracefulClose = Locked<Task<Void, Never>?>(nil)
     var fd: Int32 { registration.fd }
 
+    /// Flags every socket is created with: non-blocking and close-on-exec from birth. A
+    /// descriptor that is blocking even for an instant can hang a cooperative thread (and,
+    /// on a small machine, every task) if a stale call ever reaches it.
+    static let birthFlags = Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+
     init(adopting fd: Int32) {
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
@@ -78,7 +83,7 @@ final class Socket: Sendable {
     /// A new socket of `type` bound to `address` (SO_REUSEADDR; IPv6 sockets IPv6-only),
     /// or a clear error naming the address.
     static func bound(to address: SocketAddress, type: __socket_type) throws -> Int32 {
-        let fd = Glibc.socket(address.family, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = Glibc.socket(address.family, Int32(type.rawValue) | Socket.birthFlags, 0)
         guard fd >= 0 else { throw PhotonError(.internal, "cannot create a socket: \(errnoText())") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -101,13 +106,15 @@ final class Socket: Sendable {
         while true {
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let accepted = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.accept(fd, $0, &length)
+            // Under the descriptor's lock: once this listener is closed its number may belong
+            // to another socket, and an accept on that one could take its connection or block.
+            let accepted = withUnsafeMutablePointer(to: &storage) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                    withOpenDescriptor { fd in photon_accept_nonblocking(fd, address, &length) }
                 }
             }
+            guard let accepted else { throw PhotonError(.connectionClosed, "the listener was closed") }
             if accepted >= 0 {
-                _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
                 return (Socket(adopting: accepted), storage, length)
             }
             switch errno {
@@ -172,7 +179,7 @@ final class Socket: Sendable {
     static func connect(to address: SocketAddress, deadline: ContinuousClock.Instant, timeout: Duration) async throws
         -> Socket
     {
-        let fd = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue) | Socket.birthFlags, 0)
         guard fd >= 0 else { throw PhotonError(.unreachable, "cannot create a socket: \(errnoText())") }
         let socket = Socket(adopting: fd)
         socket.setNoDelay()

@@ -111,7 +111,12 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
                 if closed { return .failure(PhotonError(.connectionClosed, "the connection was closed")) }
                 ERR_clear_error()
                 errno = 0
-                let (rc, value) = operation(ssl)
+                // OpenSSL reads and writes the descriptor's number: only while it is open,
+                // under its lock, so a closed connection's number reused by another file can
+                // never be read from or written to (nor block a cooperative thread).
+                guard let (rc, value) = socket.withOpenDescriptor({ _ in operation(ssl) }) else {
+                    return .failure(PhotonError(.connectionClosed, "the connection was closed"))
+                }
                 if rc == 1 { return .done(value) }
                 let code = SSL_get_error(ssl, rc)
                 let sysErrno = errno

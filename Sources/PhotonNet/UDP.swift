@@ -10,7 +10,7 @@ public enum UDPSender {
         guard let address = SocketAddress(numericHost: host, port: port) else {
             throw PhotonError(.usage, "'\(Redaction.sanitize(host))' is not a numeric IP address", hint: "give an IPv4 or IPv6 address")
         }
-        let fd = socket(address.family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(address.family, Int32(SOCK_DGRAM.rawValue) | Socket.birthFlags, 0)
         guard fd >= 0 else { throw PhotonError(.internal, "cannot create a UDP socket: \(errnoText())") }
         defer { close(fd) }
         if broadcast {
@@ -76,8 +76,11 @@ public final class UDPReceiver: Sendable {
             throw PhotonError(.usage, "'\(Redaction.sanitize(host))' is not a numeric IP address")
         }
         let sent = payload.withUnsafeBytes { bytes in
-            address.withSockaddr { sendto(socket.fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, $1) }
+            address.withSockaddr { sockaddr, length in
+                socket.withOpenDescriptor { sendto($0, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), sockaddr, length) }
+            }
         }
+        guard let sent else { throw PhotonError(.connectionClosed, "the UDP socket was closed") }
         guard sent == payload.count else { throw PhotonError(.unreachable, "sending to \(address) failed: \(errnoText())") }
     }
 

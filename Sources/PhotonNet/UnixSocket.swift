@@ -70,7 +70,7 @@ public final class UnixListener: Sendable {
     }
 
     static func socketDescriptor() throws -> Int32 {
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Socket.birthFlags, 0)
         guard fd >= 0 else { throw PhotonError(.internal, "cannot create a Unix socket: \(errnoText())") }
         return fd
     }
@@ -119,7 +119,7 @@ extension SocketStream {
     /// The process at the other end, for Unix sockets.
     public var peerCredentials: PeerCredentials? {
         var credentials = photon_peer_credentials()
-        guard photon_get_peer_credentials(socket.fd, &credentials) == 0 else { return nil }
+        guard socket.withOpenDescriptor({ photon_get_peer_credentials($0, &credentials) }) == 0 else { return nil }
         return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
     }
 }
