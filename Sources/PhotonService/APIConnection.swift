@@ -17,6 +17,7 @@ final class APIConnection: Sendable {
     private let clientID = UUID()
     /// The router sessions this client opened, and the TVs it subscribed to.
     private let owned = Locked<(sessions: Set<UUID>, subscriptions: [String: PooledTV])>(([], [:]))
+    private let operations: DaemonOperations
 
     init(stream: SocketStream, photon: Photon, limits: ServiceLimits, log: ServiceLog, onReload: @escaping @Sendable () async -> Void) {
         self.stream = stream
@@ -25,6 +26,7 @@ final class APIConnection: Sendable {
         self.limits = limits
         self.log = log
         self.outbox = Outbox(maximumLines: limits.queuedLines, maximumBytes: limits.queuedBytes)
+        self.operations = DaemonOperations(photon: photon, limits: limits)
     }
 
     /// Serves the client until it leaves, misbehaves or the daemon stops.
@@ -131,7 +133,7 @@ final class APIConnection: Sendable {
     private func perform(_ op: String, _ request: JSONValue) async throws -> [(String, JSONValue)] {
         switch op {
         case "ping": return []
-        case "list": return [("tvs", .array(try await list()))]
+        case "list": return [("tvs", .array(try await operations.list()))]
         case "status": return try await status(request)
         case "apps": return try await items(request, kind: .apps)
         case "items": return try await items(request)
@@ -180,15 +182,13 @@ final class APIConnection: Sendable {
     /// other: an envelope through the router (its `commandId` de-duplicated, its expiry
     /// checked) before a packet leaves.
     private func wake(_ request: JSONValue) async throws -> [(String, JSONValue)] {
-        var destinations = (request["broadcast"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16)
-        var ports = (request["ports"]?.arrayValue ?? []).compactMap { $0.intValue.flatMap(UInt16.init(exactly:)) }.filter { $0 > 0 }.prefix(4)
-        // A client that names none gets the daemon's own (--wake-broadcast, --wake-port).
-        if destinations.isEmpty { destinations = ArraySlice(limits.wakeDestinations) }
-        if ports.isEmpty { ports = ArraySlice(limits.wakePorts) }
+        let destinations = (request["broadcast"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16)
+        let ports = (request["ports"]?.arrayValue ?? []).compactMap { $0.intValue.flatMap(UInt16.init(exactly:)) }.filter { $0 > 0 }.prefix(4)
         let patience = Duration.clampedSeconds(request["wait"]?.doubleValue ?? 45, maximum: 120)
-        let wake = RemoteCommand.wake(WakeRequest(destinations: Array(destinations), ports: Array(ports), patience: patience))
-        let outcome = try await submitOneShot(wake, request)
-        return [("woke", .bool(outcome == .woke))]
+        let woke = try await operations.wake(
+            try string(request, "tv"), destinations: Array(destinations), ports: Array(ports), patience: patience,
+            envelope: try EnvelopeFields(request), source: try Self.source(request))
+        return [("woke", .bool(woke))]
     }
 
     /// `run`: a macro's steps, run here to the end even if the client leaves meanwhile
@@ -204,13 +204,9 @@ final class APIConnection: Sendable {
                 return step
             })
         let lifetime = Duration.clampedSeconds(request["lifetime"]?.doubleValue ?? 10, maximum: 60)
-        let destinations = (request["broadcast"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16)
-        let wake = WakeRequest(destinations: destinations.isEmpty ? limits.wakeDestinations : Array(destinations), ports: limits.wakePorts)
-        let device = try await photon.device(tv)
-        let catalog = (try? photon.registry.adapter(id: device.brand))?.descriptor.appCatalogIDs ?? [:]
-        let results = try await DirectControl(photon: photon, source: .apiClient).runMacro(
-            macro, on: tv, lifetime: lifetime, wake: wake, catalog: catalog)
-        return [("results", .array(results.map(ServiceProtocol.json)))]
+        let broadcast = (request["broadcast"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(16)
+        let results = try await operations.runMacro(macro, on: tv, lifetime: lifetime, broadcast: Array(broadcast), source: .apiClient)
+        return [("results", .array(results))]
     }
 
     private func string(_ request: JSONValue, _ field: String) throws -> String {
@@ -234,75 +230,29 @@ final class APIConnection: Sendable {
         guard owned.withLock({ $0.sessions.count }) < limits.sessionsPerClient else {
             throw PhotonError(.usage, "this client has \(limits.sessionsPerClient) sessions open", hint: "close some first")
         }
-        let tv = try await photon.pool.tv(named: try string(request, "tv"))
-        let session = await photon.router.openSession(source: source, target: tv.deviceID)
+        let (session, deviceID) = try await operations.openSession(try string(request, "tv"), source: source)
         owned.withLock { _ = $0.sessions.insert(session) }
-        await tv.warm()
-        return [("session", .string(session.uuidString)), ("tv", .string(tv.deviceID))]
+        return [("session", .string(session.uuidString)), ("tv", .string(deviceID))]
     }
 
     private func send(_ request: JSONValue) async throws -> [(String, JSONValue)] {
         guard let commandJSON = request["command"] else { throw ServiceProtocol.usage("\"command\" is required") }
         let command = try ServiceProtocol.command(from: commandJSON)
+        let envelope = try EnvelopeFields(request)
         // Without a session, a one-shot: a session for this command alone (scripts, socat).
         guard request["session"] != nil else {
-            let outcome = try await submitOneShot(command, request)
-            return Self.sent(command, outcome)
+            let outcome = try await operations.submitOneShot(
+                command, to: try string(request, "tv"), envelope: envelope, source: try Self.source(request))
+            return sentFields(command, outcome)
         }
-        let (id, issuedAt, expiresAt) = try Self.envelopeTimes(request)
         let session = try ownedSession(request)
         guard let sequence = request["seq"]?.intValue, sequence >= 0 else {
             throw ServiceProtocol.usage("\"seq\" is required: a number greater than the session's last one")
         }
-        // The session's TV, unless the client names one (which the router then checks).
-        var target = await photon.router.target(of: session) ?? ""
-        if let named = request["tv"]?.stringValue { target = try await photon.pool.tv(named: named).deviceID }
-        let outcome = try await photon.router.submit(
-            CommandEnvelope(
-                id: id, sessionID: session, target: target, sequence: UInt64(sequence), issuedAt: issuedAt,
-                expiresAt: expiresAt, source: CommandSource(rawValue: request["source"]?.stringValue ?? "") ?? .apiClient,
-                command: command))
-        return Self.sent(command, outcome)
-    }
-
-    /// A command in a router session of its own, for the request's `tv`.
-    private func submitOneShot(_ command: RemoteCommand, _ request: JSONValue) async throws -> CommandOutcome {
-        let (id, issuedAt, expiresAt) = try Self.envelopeTimes(request)
-        let source = try Self.source(request)
-        let tv = try await photon.pool.tv(named: try string(request, "tv"))
-        let session = await photon.router.openSession(source: source, target: tv.deviceID)
-        defer { Task { [photon] in await photon.router.closeSession(session) } }
-        return try await photon.router.submit(
-            CommandEnvelope(
-                id: id, sessionID: session, target: tv.deviceID, sequence: 1, issuedAt: issuedAt, expiresAt: expiresAt, source: source,
-                command: command))
-    }
-
-    /// The envelope's id and times from a request: `commandId`, `issuedAt` and
-    /// `expiresAt` (Unix seconds; default now and 5 s later).
-    static func envelopeTimes(_ request: JSONValue) throws -> (UUID, Date, Date) {
-        var commandID = UUID()
-        if let text = request["commandId"] {
-            guard let parsed = text.stringValue.flatMap(UUID.init(uuidString:)) else {
-                throw ServiceProtocol.usage("\"commandId\" must be a UUID")
-            }
-            commandID = parsed
-        }
-        let issuedAt = request["issuedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? Date()
-        let expiresAt = request["expiresAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? issuedAt.addingTimeInterval(5)
-        return (commandID, issuedAt, expiresAt)
-    }
-
-    /// Whether the TV confirmed the command (`acknowledged`; false: written, but a cut
-    /// right after may have lost it), and the key as the daemon understood it
-    /// (`VOLUME_UP` → `volume-up`), for `--json`.
-    static func sent(_ command: RemoteCommand, _ outcome: CommandOutcome) -> [(String, JSONValue)] {
-        var fields: [(String, JSONValue)] = [("acknowledged", .bool(outcome == .acknowledged))]
-        switch command {
-        case .key(let input, _), .longPress(let input, _): fields.append(("sent", .string(input.description)))
-        default: break
-        }
-        return fields
+        let outcome = try await operations.submit(
+            command, in: session, sequence: UInt64(sequence), tv: request["tv"]?.stringValue, envelope: envelope,
+            source: CommandSource(rawValue: request["source"]?.stringValue ?? "") ?? .apiClient)
+        return sentFields(command, outcome)
     }
 
     static func source(_ request: JSONValue) throws -> CommandSource {
@@ -314,21 +264,8 @@ final class APIConnection: Sendable {
     }
 
     private func status(_ request: JSONValue) async throws -> [(String, JSONValue)] {
-        let tv = try await photon.pool.tv(named: try string(request, "tv"))
-        // A TV reports its state right after connecting: give it a moment to arrive.
-        _ = try await tv.status(settle: .clampedSeconds(request["wait"]?.doubleValue ?? 1.5, maximum: 5))
-        return [("tv", ServiceProtocol.json(await tv.snapshot()))]
-    }
-
-    /// Every paired TV with the daemon's view of it.
-    private func list() async throws -> [JSONValue] {
-        let inUse = photon.pool.inUse
-        var out: [JSONValue] = []
-        for device in try await photon.pairedTVs().sorted(by: { $0.nickname < $1.nickname }) {
-            let snapshot = await inUse[device.id]?.snapshot() ?? TVSnapshot(idle: device)
-            out.append(ServiceProtocol.json(snapshot))
-        }
-        return out
+        let settle = Duration.clampedSeconds(request["wait"]?.doubleValue ?? 1.5, maximum: 5)
+        return [("tv", try await operations.status(try string(request, "tv"), settle: settle))]
     }
 
     /// One of the TV's lists over the warm session (`items` with a `kind`; `apps` is the
@@ -345,8 +282,8 @@ final class APIConnection: Sendable {
             }
             kind = named
         }
-        let items = try await photon.pool.tv(named: try string(request, "tv")).items(kind)
-        return [(fixed == nil ? "items" : kind.rawValue, .array(items.prefix(2000).map(ServiceProtocol.json)))]
+        let items = try await operations.items(kind, of: try string(request, "tv"))
+        return [(fixed == nil ? "items" : kind.rawValue, .array(items))]
     }
 
     private func subscribe(_ request: JSONValue) async throws -> [(String, JSONValue)] {
