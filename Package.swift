@@ -40,6 +40,7 @@ let package = Package(
         // the default include path, so the module map names the libraries directly.
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", providers: [.apt(["libqrencode-dev"])]),
         // The MQTT client (libmosquitto on a thread of its own) for the Home Assistant bridge.
         .target(name: "PhotonMQTT", dependencies: ["PhotonCore", "CMosquitto", "COpenSSL"], path: "Sources/PhotonMQTT"),
 
@@ -66,14 +67,14 @@ let package = Package(
             name: "PhotonKit", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonDiscovery", "PhotonWire"],
             path: "Sources/PhotonKit"),
         .target(
-            name: "PhotonService", dependencies: ["PhotonCore", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonWire", "PhotonMQTT"],
+            name: "PhotonService", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonWire", "PhotonMQTT"],
             path: "Sources/PhotonService"),
         .target(
             name: "PhotonCLI",
             dependencies: [
                 "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonService", "PhotonPlugins",
                 "PhotonWire", "PhotonMQTT",
-                "PhotonEmulatorSupport", "PhotonDiscovery",
+                "PhotonEmulatorSupport", "PhotonDiscovery", "CQREncode",
             ],
             path: "Sources/PhotonCLI"),
         // `photon`: a small front end (standard library only, so it starts in about a

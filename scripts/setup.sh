@@ -22,7 +22,7 @@ command -v swift >/dev/null || {
   exit 1
 }
 
-packages=(libssl-dev libavahi-client-dev libmosquitto-dev pkg-config openssl)
+packages=(libssl-dev libavahi-client-dev libmosquitto-dev libqrencode-dev pkg-config openssl)
 if [ "$mode" = test ]; then
   # tmux drives `photon remote` in a real terminal; man-db and groff check the man pages;
   # zsh and fish run the completion scripts.

@@ -30,6 +30,11 @@ enum ServeCommand {
             OptionSpec(
                 "mqtt-allow", value: "raw,links",
                 help: "let MQTT commands also send raw key codes and open links (anyone who can publish on the broker then can)"),
+            OptionSpec(
+                "http", value: "[ADDR:]PORT",
+                help: "serve the HTTP API and the web remote (default address 127.0.0.1; any other address serves HTTPS only)"),
+            OptionSpec("tls-cert", value: "FILE", help: "with --http: the HTTPS certificate (PEM) instead of photon's own self-signed one"),
+            OptionSpec("tls-key", value: "FILE", help: "with --http: the key of --tls-cert (PEM)"),
         ],
         details: """
             Listens on photon.sock in the runtime directory ($XDG_RUNTIME_DIR/photon, or DIR/run with --home): \
@@ -39,7 +44,8 @@ enum ServeCommand {
             """,
         examples: [
             "photon serve", "photon serve --preconnect -v", "photon --home /tmp/photon-test serve --json",
-            "photon serve --mqtt mqtt://127.0.0.1:1883 --mqtt-site living-room",
+            "photon serve --mqtt mqtt://127.0.0.1:1883 --mqtt-site living-room", "photon serve --http 8080",
+            "photon serve --http 0.0.0.0:8443",
         ], run: run)
 
     /// This machine: `localhost`, 127.0.0.0/8, ::1.
@@ -78,7 +84,17 @@ enum ServeCommand {
         limits.wakePorts = parsed.allValues("wake-port").compactMap(UInt16.init)
         let server = ServiceServer(photon: photon, limits: limits, log: log)
         let mqtt = try await mqttSettings(parsed, context)
+        let httpSettings = try await WebServing.settings(parsed, context)
         try server.start()
+        var door: HTTPDoor?
+        if let httpSettings {
+            do {
+                door = try server.startHTTP(httpSettings)
+            } catch {
+                await server.stop()
+                throw error
+            }
+        }
         let stop = Promise<Int32>()
         let fatal = Locked<PhotonError?>(nil)
         if let mqtt {
@@ -102,9 +118,20 @@ enum ServeCommand {
             for signal in signals { signal.cancel() }
             reload.cancel()
         }
-        context.emit(
-            .object([("event", "ready"), ("socket", .string(server.socketPath)), ("pid", .int(Int(getpid())))]),
-            text: "Serving on \(server.socketPath) (pid \(getpid())). Stop with Ctrl-C or SIGTERM.")
+        var ready: [(String, JSONValue)] = [("event", "ready"), ("socket", .string(server.socketPath)), ("pid", .int(Int(getpid())))]
+        var readyText = "Serving on \(server.socketPath) (pid \(getpid())). Stop with Ctrl-C or SIGTERM."
+        if let door {
+            let fingerprint = door.fingerprint?.description
+            try WebDoorFile(url: door.url, fingerprint: fingerprint, pid: getpid()).write(context.store.paths)
+            ready.append(("http", .string(door.url)))
+            readyText += "\nWeb remote and HTTP API: \(door.url) (pair a device with `photon web pair`)"
+            if let fingerprint {
+                ready.append(("fingerprint", .string(fingerprint)))
+                readyText += "\nCertificate SHA-256: \(fingerprint)"
+            }
+        }
+        defer { if door != nil { WebDoorFile.remove(context.store.paths) } }
+        context.emit(.object(ready), text: readyText)
         let accepting = Task { await server.run() }
         if parsed.flag("preconnect") && mqtt == nil {
             Task { try? await server.preconnect() }

@@ -29,10 +29,13 @@ public enum CommandSource: String, Sendable, Codable, CaseIterable {
     /// holds of at most `RouterPolicy.gestureHoldLimit`, always released; raw key codes
     /// and links only where `RouterPolicy.brokerAllows` says so.
     case mqtt
+    /// Buttons pressed in the web remote (`photon serve --http`): a page on a phone can
+    /// vanish mid-hold, so its holds are bounded and always released like a gesture's.
+    case web
 
     /// Whether a `hold-start` from this source is released by the router if its
     /// `hold-end` does not come in time.
-    var holdsAreBounded: Bool { self == .gesture || self == .mqtt }
+    var holdsAreBounded: Bool { self == .gesture || self == .mqtt || self == .web }
 }
 
 /// What commands from a shared MQTT broker may do beyond keys, text, volume and app ids,

@@ -96,3 +96,14 @@ public enum Hex {
         return out
     }
 }
+
+/// Comparisons whose time does not depend on where two secrets differ, so a network
+/// client cannot learn a token byte by byte from how fast it is refused.
+public enum ConstantTime {
+    /// Whether `a` and `b` are equal, in time that depends only on their lengths.
+    public static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        guard !a.isEmpty else { return true }
+        return CRYPTO_memcmp(a, b, a.count) == 0
+    }
+}

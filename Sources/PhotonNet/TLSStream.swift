@@ -302,8 +302,8 @@ public final class TLSListener: Sendable {
     /// Accepts the next raw TCP connection; call `handshake` on it (lets a server run
     /// handshakes concurrently instead of one after another).
     public func acceptPending() async throws -> PendingTLSConnection {
-        let (socket, _) = try await tcp.acceptSocket()
-        return PendingTLSConnection(socket: socket, context: context, timeout: handshakeTimeout)
+        let (socket, peer) = try await tcp.acceptSocket()
+        return PendingTLSConnection(socket: socket, context: context, timeout: handshakeTimeout, peerAddress: peer)
     }
 
     public func close() { tcp.close() }
@@ -314,6 +314,11 @@ public struct PendingTLSConnection: Sendable {
     let socket: Socket
     let context: TLSContext
     let timeout: Duration
+    /// Who connected.
+    public let peerAddress: SocketAddress?
+
+    /// Closes the connection without a handshake (a server that is full).
+    public func abort() { socket.close() }
 
     public func handshake() async throws -> TLSStream {
         try await TLSStream.accept(socket: socket, context: context, timeout: timeout)

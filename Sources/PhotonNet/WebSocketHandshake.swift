@@ -59,6 +59,17 @@ public struct HTTPServerRequest: Sendable {
     let stream: any ByteStream
     let leftover: [UInt8]
 
+    /// A request whose head and body the caller read itself; `leftover` holds bytes that
+    /// arrived after it (a WebSocket client's first frames).
+    public init(head: HTTPHead, method: String, target: String, body: [UInt8], stream: any ByteStream, leftover: [UInt8] = []) {
+        self.head = head
+        self.method = method
+        self.target = target
+        self.body = body
+        self.stream = stream
+        self.leftover = leftover
+    }
+
     /// The path without the query.
     public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
 

@@ -41,6 +41,8 @@ public final class ServiceServer: Sendable {
     private struct State {
         var bridge: MQTTBridge?
         var bridgeTask: Task<Void, Never>?
+        var door: HTTPDoor?
+        var doorTask: Task<Void, Never>?
         var listener: UnixListener?
         var lock: ServiceLock?
         var clients: [UUID: APIConnection] = [:]
@@ -87,6 +89,21 @@ public final class ServiceServer: Sendable {
             $0.bridgeTask = task
         }
         state.withLock { $0.reloadHooks.append { await bridge.syncTVs() } }
+    }
+
+    /// Opens the HTTP door (`--http`): API v1 and the web remote, through this daemon's
+    /// router and sessions.
+    @discardableResult
+    public func startHTTP(_ settings: HTTPDoorSettings) throws -> HTTPDoor {
+        let door = try HTTPDoor(photon: photon, limits: limits, settings: settings, log: log)
+        try door.start()
+        let task = Task { await door.run() }
+        state.withLock {
+            $0.door = door
+            $0.doorTask = task
+        }
+        log.notice("serving HTTP on \(door.url)")
+        return door
     }
 
     /// Connects to every paired TV now (`--preconnect`) instead of on first use.
@@ -160,6 +177,9 @@ public final class ServiceServer: Sendable {
         let (bridge, bridgeTask) = state.withLock { ($0.bridge, $0.bridgeTask) }
         await bridge?.stop()
         await bridgeTask?.value
+        let (door, doorTask) = state.withLock { ($0.door, $0.doorTask) }
+        await door?.stop()
+        await doorTask?.value
         for client in clients { client.stop(farewell: .object([("event", "shutdown")])) }
         await photon.shutdown()
         state.withLock { $0.lock = nil }

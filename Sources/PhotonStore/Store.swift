@@ -163,7 +163,7 @@ public struct Store: Sendable {
 
     // MARK: internals
 
-    private func locked<R>(_ body: () throws -> R) async throws -> R {
+    func locked<R>(_ body: () throws -> R) async throws -> R {
         try SecureFiles.ensurePrivateDirectory(paths.configDirectory)
         try SecureFiles.ensurePrivateDirectory(paths.dataDirectory)
         let lock = try await StoreLock.acquire(paths.lockFile, timeout: lockTimeout)
@@ -181,7 +181,7 @@ public struct Store: Sendable {
 
     private struct VersionProbe: Decodable { var schemaVersion: Int? }
 
-    private func load<T: Decodable>(_ type: T.Type, from url: URL, schemaVersion: Int) throws -> T? {
+    func load<T: Decodable>(_ type: T.Type, from url: URL, schemaVersion: Int) throws -> T? {
         guard let data = try SecureFiles.read(url) else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -212,7 +212,7 @@ public struct Store: Sendable {
         }
     }
 
-    private func write<T: Encodable>(_ value: T, to url: URL, directory: URL) throws {
+    func write<T: Encodable>(_ value: T, to url: URL, directory: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601

@@ -1,0 +1,253 @@
+import Foundation
+import PhotonCore
+import PhotonCrypto
+import PhotonKit
+import PhotonNet
+import PhotonStore
+
+/// How the HTTP door listens and what it tolerates from one client.
+public struct HTTPDoorSettings: Sendable {
+    /// The address to bind (127.0.0.1 by default; a wildcard or LAN address needs TLS).
+    public var host = "127.0.0.1"
+    public var port: UInt16 = 8080
+    /// The HTTPS certificate and key; nil serves plain HTTP, which only a loopback address
+    /// may do.
+    public var identity: StoredIdentity?
+    /// This machine's names and addresses, which `Host` may name on a wildcard address.
+    public var machineNames: [String] = []
+    public var machineAddresses: [String] = []
+    public var maximumBody = 16 * 1024
+    public var maximumHead = 16 * 1024
+    /// How long a client has to send a whole request head (slow clients are cut off).
+    public var requestTimeout: Duration = .seconds(10)
+    /// How long an idle keep-alive connection stays open.
+    public var idleTimeout: Duration = .seconds(30)
+    public var maximumConnections = 64
+    public var maximumConnectionsPerPeer = 16
+    public var requestsPerSecond = 20.0
+    public var requestBurst = 40.0
+    /// How often the door looks for revoked clients to cut off.
+    public var revocationCheck: Duration = .milliseconds(500)
+    /// Photon's version, which `/api/v1/version` reports.
+    public var version = ""
+
+    public init() {}
+
+    public var isSecure: Bool { identity != nil }
+    public var isLoopback: Bool { host.hasPrefix("127.") || host == "::1" || host == "localhost" }
+}
+
+/// `photon serve --http`: the daemon's HTTP door. Serves API v1 (docs/http-api.md), the
+/// OpenAPI description and the web remote, over HTTPS on any non-loopback address. Every
+/// command goes through the same router as the other doors, from the `web` or `gesture`
+/// source; clients are companion devices paired with a one-time code.
+public final class HTTPDoor: Sendable {
+    let settings: HTTPDoorSettings
+    let log: ServiceLog
+    let api: WebAPI
+    let clients: WebClientGate
+    private let state = Locked<State>(State())
+
+    private struct State {
+        var plain: TCPListener?
+        var secure: TLSListener?
+        var connections: [UUID: OpenConnection] = [:]
+        var perPeer: [String: Int] = [:]
+        var stopped = false
+        var watcher: Task<Void, Never>?
+    }
+
+    struct OpenConnection {
+        let stream: any ByteStream
+        var client: String?
+    }
+
+    public init(photon: Photon, limits: ServiceLimits, settings: HTTPDoorSettings, log: ServiceLog) throws {
+        guard settings.isSecure || settings.isLoopback else {
+            throw PhotonError(
+                .usage, "the HTTP door serves HTTPS only on a non-loopback address (\(settings.host))",
+                hint: "give --tls-cert and --tls-key, or let photon make its own certificate (the default)")
+        }
+        self.settings = settings
+        self.log = log
+        clients = WebClientGate(store: photon.store)
+        api = WebAPI(
+            operations: DaemonOperations(photon: photon, limits: limits), clients: clients, settings: settings, log: log)
+    }
+
+    /// The address clients use (`http://127.0.0.1:8080/`).
+    public var url: String {
+        let host = HTTPOriginPolicy.bracketed(settings.host == "0.0.0.0" || settings.host == "::" ? (settings.machineNames.first ?? "localhost") : settings.host)
+        return "\(settings.isSecure ? "https" : "http")://\(host):\(port)/"
+    }
+
+    public var port: UInt16 { state.withLock { $0.plain?.port ?? $0.secure?.port ?? settings.port } }
+
+    /// The SHA-256 fingerprint of the HTTPS certificate, for users to compare.
+    public var fingerprint: CertificateFingerprint? {
+        guard let identity = settings.identity else { return nil }
+        return try? Certificate(pem: identity.certificatePEM).info.fingerprint
+    }
+
+    /// Binds the port.
+    public func start() throws {
+        if let identity = settings.identity {
+            let listener = try TLSListener(
+                host: settings.host, port: settings.port,
+                configuration: TLSServerConfiguration(
+                    certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM, handshakeTimeout: settings.requestTimeout))
+            state.withLock { $0.secure = listener }
+        } else {
+            let listener = try TCPListener(host: settings.host, port: settings.port)
+            state.withLock { $0.plain = listener }
+        }
+        api.listening(on: port)
+    }
+
+    /// Accepts connections until `stop()`.
+    public func run() async {
+        let watcher = Task { await watchRevocations() }
+        state.withLock { $0.watcher = watcher }
+        await withTaskGroup(of: Void.self) { group in
+            while true {
+                do {
+                    let (plain, secure) = state.withLock { ($0.plain, $0.secure) }
+                    if let plain {
+                        let stream = try await plain.accept()
+                        group.addTask { await self.admit(stream, peer: stream.peerAddress?.host ?? "?") }
+                    } else if let secure {
+                        let pending = try await secure.acceptPending()
+                        group.addTask {
+                            guard self.reserve(peer: pending.peerAddress?.host ?? "?") else {
+                                pending.abort()
+                                return
+                            }
+                            defer { self.release(peer: pending.peerAddress?.host ?? "?") }
+                            guard let stream = try? await pending.handshake() else { return }
+                            await self.serve(stream, peer: pending.peerAddress?.host ?? "?")
+                        }
+                    } else {
+                        break
+                    }
+                } catch {
+                    if !state.withLock({ $0.stopped }) { log.notice("http: stopped accepting: \(PhotonError.wrap(error).message)") }
+                    break
+                }
+            }
+        }
+        watcher.cancel()
+    }
+
+    /// Stops listening and closes every connection.
+    public func stop() async {
+        let (plain, secure, open, watcher) = state.withLock { s in
+            s.stopped = true
+            defer {
+                s.plain = nil
+                s.secure = nil
+            }
+            return (s.plain, s.secure, Array(s.connections.values), s.watcher)
+        }
+        plain?.close()
+        secure?.close()
+        watcher?.cancel()
+        for connection in open { await connection.stream.close() }
+        await api.closeAllSessions()
+        await clients.flushSeen()
+    }
+
+    // MARK: connections
+
+    private func reserve(peer: String) -> Bool {
+        state.withLock { s in
+            guard !s.stopped, s.connections.count < settings.maximumConnections,
+                s.perPeer[peer, default: 0] < settings.maximumConnectionsPerPeer
+            else { return false }
+            s.perPeer[peer, default: 0] += 1
+            return true
+        }
+    }
+
+    private func release(peer: String) {
+        state.withLock { s in
+            s.perPeer[peer, default: 1] -= 1
+            if s.perPeer[peer] == 0 { s.perPeer[peer] = nil }
+        }
+    }
+
+    private func admit(_ stream: SocketStream, peer: String) async {
+        guard reserve(peer: peer) else {
+            let refusal = HTTPRefusal(503, "busy", "too many connections", hint: "try again shortly", closesConnection: true)
+            try? await stream.write(HTTPAnswer.refusal(refusal).encoded(keepAlive: false), timeout: .seconds(1))
+            await stream.close()
+            return
+        }
+        defer { release(peer: peer) }
+        await serve(stream, peer: peer)
+    }
+
+    /// Serves requests on one connection (keep-alive) until it closes, misbehaves or
+    /// upgrades to the event stream.
+    private func serve(_ stream: any ByteStream, peer: String) async {
+        let id = UUID()
+        let admitted = state.withLock { s -> Bool in
+            guard !s.stopped else { return false }
+            s.connections[id] = OpenConnection(stream: stream, client: nil)
+            return true
+        }
+        guard admitted else { return await stream.close() }
+        defer { state.withLock { _ = $0.connections.removeValue(forKey: id) } }
+        var served = 0
+        while true {
+            let request: HTTPRequestReading.Outcome
+            do {
+                request = try await HTTPRequestReading.read(
+                    from: stream, maximumHead: settings.maximumHead, maximumBody: settings.maximumBody,
+                    timeout: served == 0 ? settings.requestTimeout : settings.idleTimeout, first: served == 0)
+            } catch {
+                break
+            }
+            served += 1
+            switch request {
+            case .refused(let refusal):
+                log.debug("http \(peer): refused (\(refusal.status) \(refusal.code)): \(refusal.message)")
+                try? await stream.write(HTTPAnswer.refusal(refusal).encoded(keepAlive: false), timeout: .seconds(2))
+                await stream.close()
+                return
+            case .request(let request, let pipelined):
+                let answer = await api.handle(request, stream: stream, peer: peer) { client in
+                    state.withLock { $0.connections[id]?.client = client }
+                }
+                if case .upgraded = answer.kind { return }
+                let keepAlive = !answer.closesConnection && !pipelined && request.keepsAlive
+                log.debug("http \(peer): \(request.method) \(request.pathForLog) → \(answer.status)")
+                do {
+                    try await stream.write(answer.encoded(keepAlive: keepAlive, head: request.method == "HEAD"), timeout: .seconds(10))
+                } catch {
+                    break
+                }
+                if !keepAlive {
+                    await stream.close()
+                    return
+                }
+            }
+        }
+        await stream.close()
+    }
+
+    /// Cuts off the connections of clients that were revoked (by `photon web revoke`,
+    /// which edits the client file), within `revocationCheck`.
+    private func watchRevocations() async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: settings.revocationCheck) } catch { return }
+            guard let current = await clients.refreshIfChanged() else { continue }
+            let cut = state.withLock { s in
+                s.connections.values.filter { connection in connection.client.map { !current.contains($0) } ?? false }.map(\.stream)
+            }
+            for stream in cut { await stream.close() }
+            await api.closeSessions(ofClientsNotIn: current)
+            await api.closeEventStreams(ofClientsNotIn: current)
+            if !cut.isEmpty { log.notice("http: cut off \(cut.count) connection(s) of revoked clients") }
+        }
+    }
+}
