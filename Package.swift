@@ -192,6 +192,7 @@ let package = Package(
             name: "PhotonServiceTests",
             dependencies: [
                 "PhotonService", "PhotonKit", "PhotonCore", "PhotonStore", "PhotonTestSupport", "PhotonTesting", "PhotonConformance", "PhotonPlugins",
+                "PhotonNet", "PhotonEmulatorSupport", "Roku", "RokuEmulator",
             ]),
         .testTarget(
             name: "PhotonCLITests",

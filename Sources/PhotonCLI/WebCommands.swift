@@ -1,5 +1,5 @@
-import Foundation
 import CQREncode
+import Foundation
 import PhotonCore
 import PhotonCrypto
 import PhotonKit
@@ -65,7 +65,8 @@ enum WebCommands {
         let rows = file.clients.sorted { $0.created < $1.created }
         var text = rows.isEmpty ? "No devices are paired with the HTTP door (photon web pair).\n" : ""
         for client in rows {
-            text += "\(client.name)\tpaired \(formatter.string(from: client.created))\tlast seen \(client.lastSeen.map(formatter.string(from:)) ?? "never")\n"
+            text +=
+                "\(client.name)\tpaired \(formatter.string(from: client.created))\tlast seen \(client.lastSeen.map(formatter.string(from:)) ?? "never")\n"
         }
         if let pairing = file.pairing {
             text += pairing.isLocked ? "Pairing is locked after wrong codes (photon web pair opens it again).\n" : ""
@@ -179,7 +180,8 @@ enum WebServing {
         settings.machineAddresses = LocalAddresses.all()
         switch (parsed.value("tls-cert"), parsed.value("tls-key")) {
         case (let cert?, let key?):
-            guard let certificatePEM = try? String(contentsOfFile: cert, encoding: .utf8), let keyPEM = try? String(contentsOfFile: key, encoding: .utf8)
+            guard let certificatePEM = try? String(contentsOfFile: cert, encoding: .utf8),
+                let keyPEM = try? String(contentsOfFile: key, encoding: .utf8)
             else { throw PhotonError(.usage, "cannot read --tls-cert \(cert) or --tls-key \(key)") }
             _ = try Certificate(pem: certificatePEM)
             settings.identity = StoredIdentity(certificatePEM: certificatePEM, privateKeyPEM: keyPEM)

@@ -77,7 +77,8 @@ public final class HTTPDoor: Sendable {
 
     /// The address clients use (`http://127.0.0.1:8080/`).
     public var url: String {
-        let host = HTTPOriginPolicy.bracketed(settings.host == "0.0.0.0" || settings.host == "::" ? (settings.machineNames.first ?? "localhost") : settings.host)
+        let host = HTTPOriginPolicy.bracketed(
+            settings.host == "0.0.0.0" || settings.host == "::" ? (settings.machineNames.first ?? "localhost") : settings.host)
         return "\(settings.isSecure ? "https" : "http")://\(host):\(port)/"
     }
 

@@ -120,7 +120,8 @@ final class WebAPI: Sendable {
         guard limiter.withLock({ $0.admit("client:" + client, now: .now) }) else { throw Self.tooMany }
         let isUpgrade = request.head.header("Upgrade", contains: "websocket")
         if changes || isUpgrade {
-            if case .bearer = presented {} else if request.head["Origin"] == nil {
+            if case .bearer = presented {
+            } else if request.head["Origin"] == nil {
                 throw HTTPRefusal(403, "forbidden-origin", "a page's request must carry its Origin")
             }
             try policy.checkOrigin(request.head["Origin"], host: request.head["Host"]!, bearer: presented.isBearer)
@@ -319,7 +320,9 @@ final class WebAPI: Sendable {
     }
 
     static func notFound(_ request: DoorRequest) -> HTTPRefusal {
-        HTTPRefusal(404, "not-found", "no route for \(request.method) \(Redaction.sanitize(String(request.path.prefix(100))))", hint: "see /api/v1/openapi.json")
+        HTTPRefusal(
+            404, "not-found", "no route for \(request.method) \(Redaction.sanitize(String(request.path.prefix(100))))",
+            hint: "see /api/v1/openapi.json")
     }
 
     static let methodNotAllowed = HTTPRefusal(405, "method-not-allowed", "this path takes another method", hint: "see /api/v1/openapi.json")
