@@ -2,7 +2,8 @@
 # Installs what Photon needs on a Debian/Ubuntu machine, only what is missing.
 #   scripts/setup.sh build   build dependencies (OpenSSL and Avahi headers, pkg-config)
 #   scripts/setup.sh deb     + what `make deb` uses: dpkg-dev (dpkg-shlibdeps), lintian, binutils
-#   scripts/setup.sh test    + the test peers: openssl, avahi-daemon, dbus, tmux, man, Python venv
+#   scripts/setup.sh test    + the test peers: openssl, avahi-daemon, dbus, tmux, man, adb, headless
+#                            Chromium and its driver (the web remote), Python venv
 #                            with the pinned packages of Tests/peers/requirements.txt,
 #                            and starts dbus and a loopback-only avahi-daemon
 set -euo pipefail
@@ -26,7 +27,7 @@ packages=(libssl-dev libavahi-client-dev libmosquitto-dev libqrencode-dev pkg-co
 if [ "$mode" = test ]; then
   # tmux drives `photon remote` in a real terminal; man-db and groff check the man pages;
   # zsh and fish run the completion scripts.
-  packages+=(avahi-daemon avahi-utils dbus iproute2 python3 python3-venv util-linux procps tmux man-db groff-base mosquitto zsh fish adb)
+  packages+=(avahi-daemon avahi-utils dbus iproute2 python3 python3-venv util-linux procps tmux man-db groff-base mosquitto zsh fish adb chromium chromium-driver)
 fi
 if [ "$mode" = deb ]; then
   packages+=(dpkg-dev lintian binutils man-db)

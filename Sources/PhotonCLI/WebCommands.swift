@@ -199,7 +199,8 @@ enum WebServing {
     static func address(_ text: String) throws -> (String, UInt16) {
         let usage = PhotonError(.usage, "--http takes [ADDR:]PORT, e.g. 8080, 127.0.0.1:8080 or 0.0.0.0:8443, not '\(Redaction.sanitize(text))'")
         if let port = UInt16(text), port > 0 { return ("127.0.0.1", port) }
-        guard let (host, port) = HTTPOriginPolicy.splitAuthority(text), let port, port > 0 else { throw usage }
+        // Port 0 picks a free one (tests); the ready line and `photon web show` say which.
+        guard let (host, port) = HTTPOriginPolicy.splitAuthority(text), let port else { throw usage }
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         guard SocketAddress(numericHost: bare, port: port) != nil else { throw usage }
         return (bare, port)

@@ -54,7 +54,8 @@ import Testing
         }
         #expect(throws: HTTPRefusal.self) { try loopback.checkHost(nil) }
         let wildcard = HTTPOriginPolicy(
-            hosts: HTTPOriginPolicy.hosts(boundTo: "0.0.0.0", machineNames: ["kitchen", "kitchen.local"], machineAddresses: ["192.168.1.5", "fe80::1"]),
+            hosts: HTTPOriginPolicy.hosts(
+                boundTo: "0.0.0.0", machineNames: ["kitchen", "kitchen.local"], machineAddresses: ["192.168.1.5", "fe80::1"]),
             port: 8443, secure: true)
         try wildcard.checkHost("kitchen.local:8443")
         try wildcard.checkHost("192.168.1.5:8443")
@@ -119,7 +120,10 @@ import Testing
     @Test func theOpenAPIDocumentIsJSON() throws {
         let document = try JSONValue.parse(Array(WebAPIDocument.json.utf8), maximumDepth: 32)
         #expect(document["openapi"]?.stringValue == "3.1.0")
-        guard case .object(let paths)? = document["paths"] else { Issue.record("no paths"); return }
+        guard case .object(let paths)? = document["paths"] else {
+            Issue.record("no paths")
+            return
+        }
         #expect(paths.count >= 15)
     }
 

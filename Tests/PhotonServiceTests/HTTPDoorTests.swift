@@ -158,7 +158,8 @@ import Testing
         let fromPage = try await tv.request(
             "POST", "/api/v1/tvs/tv/commands", headers: [("Cookie", "photon_token=\(token)"), ("Origin", tv.origin)], json: #"{"key":"back"}"#)
         #expect(fromPage.status == 200, "\(fromPage.body)")
-        let noOrigin = try await tv.request("POST", "/api/v1/tvs/tv/commands", headers: [("Cookie", "photon_token=\(token)")], json: #"{"key":"back"}"#)
+        let noOrigin = try await tv.request(
+            "POST", "/api/v1/tvs/tv/commands", headers: [("Cookie", "photon_token=\(token)")], json: #"{"key":"back"}"#)
         #expect(noOrigin.status == 403 && noOrigin.code == "forbidden-origin")
         #expect(tv.keys().filter { $0 == "Back" }.count == 1)
         let page = try await tv.request("GET", "/")
@@ -173,16 +174,23 @@ import Testing
         let key = #"{"key":"home"}"#
         let cases: [(String, HTTPTestAnswer, Int, String)] = [
             ("no token", try await tv.request("POST", "/api/v1/tvs/tv/commands", json: key), 401, "unauthorized"),
-            ("a wrong token", try await tv.request("POST", "/api/v1/tvs/tv/commands", json: key, token: "x" + token.dropFirst()), 401, "unauthorized"),
+            (
+                "a wrong token", try await tv.request("POST", "/api/v1/tvs/tv/commands", json: key, token: "x" + token.dropFirst()), 401,
+                "unauthorized"
+            ),
             (
                 "a foreign Origin",
                 try await tv.request("POST", "/api/v1/tvs/tv/commands", headers: [("Origin", "http://evil.example")], json: key, token: token), 403,
                 "forbidden-origin"
             ),
-            ("a foreign Host", try await tv.request("POST", "/api/v1/tvs/tv/commands", json: key, host: "evil.example", token: token), 421, "misdirected"),
+            (
+                "a foreign Host", try await tv.request("POST", "/api/v1/tvs/tv/commands", json: key, host: "evil.example", token: token), 421,
+                "misdirected"
+            ),
             (
                 "a body over 16 KiB",
-                try await tv.request("POST", "/api/v1/tvs/tv/commands", json: #"{"text":"\#(String(repeating: "a", count: 17000))"}"#, token: token), 413,
+                try await tv.request("POST", "/api/v1/tvs/tv/commands", json: #"{"text":"\#(String(repeating: "a", count: 17000))"}"#, token: token),
+                413,
                 "too-large"
             ),
             (
@@ -303,7 +311,8 @@ import Testing
             let now = Date().timeIntervalSince1970
             return try await tv.request(
                 "POST", "/api/v1/tvs/tv/commands",
-                json: #"{"key":"\#(key)","source":"gesture","sessionId":"\#(session)","seq":\#(seq),"issuedAt":\#(now),"expiresAt":\#(now + lifetime)}"#,
+                json:
+                    #"{"key":"\#(key)","source":"gesture","sessionId":"\#(session)","seq":\#(seq),"issuedAt":\#(now),"expiresAt":\#(now + lifetime)}"#,
                 token: token)
         }
         #expect(try await gesture("left", 1).status == 200)
@@ -356,7 +365,9 @@ import Testing
             let path = template.replacingOccurrences(of: "{tv}", with: "tv").replacingOccurrences(of: "{id}", with: UUID().uuidString)
             for (method, _) in operations where ["get", "post", "delete"].contains(method) {
                 if path == "/api/v1/events" || path == "/api/v1/pair" { continue }
-                let body = method == "post" ? (path.hasSuffix("/run") ? #"{"steps":["key home"]}"# : path.hasSuffix("/commands") ? #"{"key":"home"}"# : "{}") : nil
+                let body =
+                    method == "post"
+                    ? (path.hasSuffix("/run") ? #"{"steps":["key home"]}"# : path.hasSuffix("/commands") ? #"{"key":"home"}"# : "{}") : nil
                 let answer = try await tv.request(method.uppercased(), path, json: body, token: token)
                 #expect(answer.code != "not-found" && answer.status != 405, "\(method) \(template): \(answer.status) \(answer.body)")
             }

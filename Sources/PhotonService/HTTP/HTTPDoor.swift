@@ -242,12 +242,13 @@ public final class HTTPDoor: Sendable {
         while !Task.isCancelled {
             do { try await Task.sleep(for: settings.revocationCheck) } catch { return }
             guard let current = await clients.refreshIfChanged() else { continue }
+            // Event streams first, with a close frame that tells the page why (1008).
+            await api.closeEventStreams(ofClientsNotIn: current)
             let cut = state.withLock { s in
                 s.connections.values.filter { connection in connection.client.map { !current.contains($0) } ?? false }.map(\.stream)
             }
             for stream in cut { await stream.close() }
             await api.closeSessions(ofClientsNotIn: current)
-            await api.closeEventStreams(ofClientsNotIn: current)
             if !cut.isEmpty { log.notice("http: cut off \(cut.count) connection(s) of revoked clients") }
         }
     }

@@ -9,7 +9,8 @@ enum WebRemoteScript {
         "use strict";
         (() => {
         const PROTOCOL = 1;
-        const ARM_SECONDS = 10;
+        // Arming lasts 10 s; `?arm=SECONDS` shortens it (0.5 to 10), for a tighter habit or a test.
+        const ARM_SECONDS = Math.min(10, Math.max(0.5, Number(new URLSearchParams(location.search).get("arm")) || 10));
         const FLICK = 12;      // m/s² of linear acceleration that counts as a flick
         const REST = 2.5;      // m/s² under which the phone is at rest again
         const REST_MS = 250;   // how long it must stay at rest before the next gesture
@@ -144,7 +145,11 @@ enum WebRemoteScript {
           socket.onclose = (close) => {
             if (state.events !== socket || state.stopped) return;
             if (close.code === 1008) { showPairing(); return; }
-            setTimeout(() => { if (state.events === socket && !state.stopped) listen(name); }, 2000);
+            // Cut off: revoked (the check shows the pairing form), or the daemon restarting.
+            setTimeout(() => {
+              if (state.events !== socket || state.stopped) return;
+              api("GET", "/api/v1/whoami").then(() => listen(name), () => {});
+            }, 1000);
           };
         }
 

@@ -1,0 +1,100 @@
+import Foundation
+import PhotonTestSupport
+import Testing
+
+/// The web remote in a real browser (headless Chromium through Selenium,
+/// Tests/peers/web_remote_browser.py) at a phone's size, in front of `photon serve --http`
+/// with every brand's emulated TV paired: it pairs with a code, presses Home on each TV,
+/// sees the live status, and uses gesture mode with synthetic motion; then the test revokes
+/// it and the page is refused.
+@Suite(.serialized) struct WebRemoteBrowserTests {
+    let e2e = AndroidTVEndToEndTests()
+
+    /// What each emulator calls the Home key.
+    static let home = ["roku": "Home", "samsung": "KEY_HOME", "lg": "HOME", "androidtv": "KEYCODE_HOME", "firetv": "KEYCODE_HOME"]
+
+    func pair(_ brand: String, _ emulator: EmulatorProcess, home: URL) async throws {
+        if brand == "androidtv" {
+            let p = try await e2e.pair(emulator, home: home, name: brand)
+            guard await p.waitForExit() == 0 else { throw TestFailure("pairing androidtv failed: \(p.standardError)") }
+            return
+        }
+        var arguments = ["pair", "127.0.0.1:\(emulator.port)", "--brand", brand, "--name", brand]
+        switch brand {
+        case "samsung": arguments += ["--trust", emulator.fingerprint, "--rest-port", String(emulator.restPort)]
+        case "lg": arguments += ["--trust", emulator.fingerprint]
+        case "firetv": arguments += ["--allow-unencrypted"]
+        default: break
+        }
+        let p = try await e2e.finished(home, arguments)
+        guard p.process.terminationStatus == 0 else { throw TestFailure("pairing \(brand) failed: \(p.standardError)") }
+    }
+
+    @Test func aPhoneSizedBrowserPairsAndDrivesEveryBrandThenIsRevoked() async throws {
+        let python = try TestEnvironment.python
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+        else {
+            throw TestFailure("headless Chromium is not installed: run scripts/setup.sh test (chromium, chromium-driver)")
+        }
+        let home = try await TestEnvironment.home("photon-web-remote")
+        var emulators: [String: EmulatorProcess] = [:]
+        defer { for emulator in emulators.values { emulator.process.terminate() } }
+        emulators["roku"] = try await EmulatorProcess.start(["roku", "--port", "0"])
+        emulators["samsung"] = try await EmulatorProcess.samsung()
+        emulators["lg"] = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
+        emulators["androidtv"] = try await EmulatorProcess.androidTV()
+        emulators["firetv"] = try await EmulatorProcess.start(["firetv", "--port", "0"])
+        for (brand, emulator) in emulators { try await pair(brand, emulator, home: home) }
+
+        let daemon = try e2e.photon(home, ["serve", "--json", "--http", "127.0.0.1:0"])
+        defer { daemon.terminate() }
+        try await daemon.waitFor("\"event\":\"ready\"")
+        let ready = try #require(daemon.standardOutput.split(separator: "\n").first { $0.contains("\"ready\"") })
+        let url = try #require((try JSONSerialization.jsonObject(with: Data(ready.utf8)) as? [String: Any])?["http"] as? String)
+        #expect(url.hasPrefix("http://127.0.0.1:"))
+        let shown = try await e2e.finished(home, ["web", "show", "--json"])
+        #expect(shown.standardOutput.contains(url), "\(shown.standardOutput)")
+        let paired = try await e2e.finished(home, ["web", "pair", "--json"])
+        let code = try #require(
+            (try JSONSerialization.jsonObject(with: Data(paired.standardOutput.utf8)) as? [String: Any])?["code"] as? String)
+
+        // Roku last: the gestures go to it.
+        let order = ["samsung", "lg", "androidtv", "firetv", "roku"]
+        let browser = try TestProcess(python, [TestEnvironment.peerScript("web_remote_browser.py"), url, code, order.joined(separator: ",")])
+        defer { browser.terminate() }
+        do {
+            try await browser.waitFor("\"step\": \"ready-for-revoke\"", timeout: .seconds(120))
+        } catch {
+            throw TestFailure("the browser run failed: \(browser.standardOutput)\n\(browser.standardError.suffix(3000))")
+        }
+        let steps = browser.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        func step(_ name: String) -> [String: Any]? { steps.first { $0["step"] as? String == name } }
+        #expect((step("listed")?["tvs"] as? [String]) == order.sorted())
+        for brand in order {
+            let keys = emulators[brand]!.events("key").compactMap { ($0["key"] ?? $0["code"]).map { "\($0)" } }
+            #expect(keys.contains(Self.home[brand]!), "\(brand) got \(keys)")
+        }
+        // Gestures: nothing unarmed, right and (after rest) down while armed; nothing without
+        // rest, after release, after blur or after expiry.
+        let rokuKeys = emulators["roku"]!.events("key").compactMap { $0["key"] as? String }
+        #expect(rokuKeys == ["Home", "Right", "Down"], "\(rokuKeys); \(browser.standardOutput)")
+        for name in ["unarmed-flick", "flick-without-rest", "released-flick", "blurred-flick", "expired-flick"] {
+            let note = step(name)?["note"] as? String ?? ""
+            #expect(!note.hasPrefix("Sent left") && !(name != "flick-without-rest" && note.hasPrefix("Sent right")), "\(name): \(note)")
+        }
+        #expect(step("gesture-power")?["status"] as? Int == 403)
+        #expect(step("gesture-power")?["code"] as? String == "gesture-forbidden")
+        #expect(!emulators["roku"]!.events("key").contains { $0["key"] as? String == "Power" || $0["key"] as? String == "PowerOff" })
+
+        let revoked = try await e2e.finished(home, ["web", "revoke", "chromium"])
+        #expect(revoked.process.terminationStatus == 0, "\(revoked.standardError)")
+        browser.writeToStandardInput("revoked\n")
+        let status = await browser.waitForExit(timeout: .seconds(60))
+        #expect(status == 0, "\(browser.standardOutput)\n\(browser.standardError.suffix(3000))")
+        #expect(browser.standardOutput.contains("refused-after-revoke"))
+        let clients = try await e2e.finished(home, ["web", "clients", "--json"])
+        #expect(clients.standardOutput.contains("\"clients\":[]"), "\(clients.standardOutput)")
+    }
+}
