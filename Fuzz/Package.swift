@@ -23,7 +23,7 @@ let package = Package(
     dependencies: [.package(name: "Photon", path: "..")],
     targets: [
         .executableTarget(name: "FuzzHTTPResponse", dependencies: [core]),
-        .executableTarget(name: "FuzzHTTPRequest", dependencies: [core, net]),
+        .executableTarget(name: "FuzzHTTPRequest", dependencies: [core, net, service]),
         .executableTarget(name: "FuzzWebSocketFrames", dependencies: [core, net]),
         .executableTarget(name: "FuzzAndroidTVMessages", dependencies: [core, androidTV]),
         .executableTarget(name: "FuzzCertificateSubject", dependencies: [core, androidTV]),

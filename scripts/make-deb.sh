@@ -90,7 +90,7 @@ depends=$(cd "$shlibs" && dpkg-shlibdeps -O "${binaries[@]}" 2>/dev/null | sed -
 
 # Recommends: the libraries loaded at run time (by soname), as packaged on this system.
 recommends=()
-for soname in $(grep -ho '"lib[a-z-]*\.so\.[0-9]*"' Sources/CAvahi/shim.h Sources/CMosquitto/shim.h | tr -d '"' | sort -u); do
+for soname in $(grep -ho '"lib[a-z-]*\.so\.[0-9]*"' Sources/CAvahi/shim.h Sources/CMosquitto/shim.h Sources/CQREncode/shim.h | tr -d '"' | sort -u); do
   # awk reads all of its input (no early exit): with pipefail, a reader that stops early
   # makes the writer die of SIGPIPE (exit 141) whenever its output outruns the pipe.
   path=$(ldconfig -p | awk -v s="$soname" '$1 == s && !found { print $NF; found = 1 }')

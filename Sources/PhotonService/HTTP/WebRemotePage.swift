@@ -30,7 +30,7 @@ enum WebRemotePage {
         <section id="remote" hidden>
           <header>
             <label class="picker">TV <select name="tv" aria-label="TV"></select></label>
-            <button data-key="power" class="power" aria-label="Power">⏻</button>
+            <button data-key="power" class="power" aria-label="Power"><svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M12 3v8"/><path d="M6.3 6.3a8 8 0 1 0 11.4 0"/></svg></button>
           </header>
           <p class="status" data-status role="status" aria-live="polite">Connecting…</p>
 
@@ -48,14 +48,14 @@ enum WebRemotePage {
             <button data-key="menu" aria-label="Menu">☰</button>
           </div>
           <div class="row">
-            <button data-key="volume-down" aria-label="Volume down">🔉</button>
-            <button data-key="mute" aria-label="Mute">🔇</button>
-            <button data-key="volume-up" aria-label="Volume up">🔊</button>
+            <button data-key="volume-down" aria-label="Volume down"><svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/><path d="M16 12h5"/></svg></button>
+            <button data-key="mute" aria-label="Mute"><svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/><path d="M16 9l5 6M21 9l-5 6"/></svg></button>
+            <button data-key="volume-up" aria-label="Volume up"><svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/><path d="M16 12h5M18.5 9.5v5"/></svg></button>
           </div>
           <div class="row">
-            <button data-key="rewind" aria-label="Rewind">⏪</button>
-            <button data-key="play-pause" aria-label="Play or pause">⏯</button>
-            <button data-key="fast-forward" aria-label="Fast forward">⏩</button>
+            <button data-key="rewind" aria-label="Rewind"><svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M11 6l-7 6 7 6zM20 6l-7 6 7 6z" fill="currentColor"/></svg></button>
+            <button data-key="play-pause" aria-label="Play or pause"><svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 6l8 6-8 6z" fill="currentColor"/><path d="M16 6v12M20 6v12"/></svg></button>
+            <button data-key="fast-forward" aria-label="Fast forward"><svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 6l7 6-7 6zM13 6l7 6-7 6z" fill="currentColor"/></svg></button>
           </div>
 
           <div class="gesture">
@@ -108,7 +108,8 @@ enum WebRemotePage {
         header { display: flex; gap: 10px; align-items: center; justify-content: space-between; }
         .picker { display: flex; gap: 8px; align-items: center; flex: 1; }
         select, input { background: var(--key); border: 1px solid var(--key-hi); border-radius: 10px; padding: 10px; min-height: 44px; width: 100%; }
-        .power { color: var(--danger); font-size: 1.4rem; }
+        .power { color: var(--danger); }
+        button svg { display: block; margin: 0 auto; pointer-events: none; }
         .status { color: var(--muted); min-height: 1.4em; margin: 8px 0; font-size: 0.9rem; }
         .dpad { display: grid; grid-template-columns: repeat(3, 1fr); grid-template-rows: repeat(3, 76px); gap: 8px; margin: 8px 0 12px; }
         .dpad .up { grid-column: 2; grid-row: 1; } .dpad .left { grid-column: 1; grid-row: 2; } .dpad .ok { grid-column: 2; grid-row: 2; border-radius: 50%; }

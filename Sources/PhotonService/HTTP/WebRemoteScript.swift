@@ -53,6 +53,9 @@ enum WebRemoteScript {
 
         function showPairing() {
           $("#remote").hidden = true; $("#pairing").hidden = false;
+          // A scanned QR code carries the pairing code in the fragment, never sent over the network.
+          const fromLink = new URLSearchParams(location.hash.slice(1)).get("code");
+          if (fromLink) { $("#pair-form").code.value = fromLink; history.replaceState(null, "", location.pathname + location.search); }
           if (state.events) { state.events.close(); state.events = null; }
         }
 
