@@ -72,6 +72,8 @@ import Testing
         }
         func step(_ name: String) -> [String: Any]? { steps.first { $0["step"] as? String == name } }
         #expect((step("listed")?["tvs"] as? [String]) == order.sorted())
+        #expect((step("live-status")?["status"] as? String)?.lowercased().contains("youtube") == true)
+        #expect(emulators["lg"]!.events("launch").count == 1, "\(emulators["lg"]!.process.standardOutput.suffix(2000))")
         for brand in order {
             let keys = emulators[brand]!.events("key").compactMap { ($0["key"] ?? $0["code"]).map { "\($0)" } }
             #expect(keys.contains(Self.home[brand]!), "\(brand) got \(keys)")

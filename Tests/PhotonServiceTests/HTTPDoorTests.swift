@@ -53,7 +53,16 @@ import Testing
         }
 
         var port: UInt16 { door.port }
-        var origin: String { "http://127.0.0.1:\(port)" }
+        var origin: String { "\(door.fingerprint == nil ? "http" : "https")://127.0.0.1:\(port)" }
+
+        /// A connection to the door: TLS pinned to its certificate when it serves HTTPS.
+        func connect() async throws -> any ByteStream {
+            if let pin = door.fingerprint {
+                return try await TLSStream.connect(
+                    host: "127.0.0.1", port: port, options: TLSClientOptions(trust: .pinned(pin)), timeout: .seconds(3))
+            }
+            return try await SocketStream.connect(host: "127.0.0.1", port: port, timeout: .seconds(3))
+        }
 
         func keys() -> [String] { events.withLock { $0.filter { $0.name == "key" }.compactMap { $0["key"]?.string } } }
 
@@ -88,7 +97,7 @@ import Testing
         }
 
         func raw(_ bytes: [UInt8], pause: Duration? = nil) async throws -> HTTPTestAnswer {
-            let stream = try await SocketStream.connect(host: "127.0.0.1", port: port, timeout: .seconds(3))
+            let stream = try await connect()
             defer { Task { await stream.close() } }
             try await stream.write(bytes, timeout: .seconds(3))
             return try await HTTPTestAnswer.read(from: stream)
@@ -348,6 +357,69 @@ import Testing
         #expect(try await tv.request("DELETE", "/api/v1/sessions/\(session)", token: token).status == 204)
         #expect(try await key(3) == 404)
         #expect(tv.keys() == ["Down", "Down"])
+    }
+
+    @Test func overHTTPSTheCookieIsSecureAndPlainHTTPGetsNoAnswer() async throws {
+        let identity = try TestEnvironment.sharedClientIdentity
+        let tv = try await Fixture {
+            $0.identity = StoredIdentity(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM)
+        }
+        defer { Task { await tv.stop() } }
+        #expect(tv.door.url.hasPrefix("https://127.0.0.1:"))
+        let code = try await tv.store.startWebPairing(name: nil)
+        let paired = try await tv.request("POST", "/api/v1/pair", headers: [("Origin", tv.origin)], json: #"{"code":"\#(code)"}"#)
+        #expect(paired.head["Set-Cookie"]?.contains("; Secure") == true, "\(paired.head)")
+        let token = try #require(paired.json["token"]?.stringValue)
+        let sent = try await tv.request("POST", "/api/v1/tvs/tv/commands", headers: [("Origin", tv.origin)], json: #"{"key":"home"}"#, token: token)
+        #expect(sent.status == 200, "\(sent.body)")
+        let plainOrigin = try await tv.request(
+            "POST", "/api/v1/tvs/tv/commands", headers: [("Origin", "http://127.0.0.1:\(tv.port)")], json: #"{"key":"home"}"#, token: token)
+        #expect(plainOrigin.status == 403)
+        #expect(tv.keys() == ["Home"])
+        // Plain HTTP on the HTTPS port is never answered in clear.
+        let plain = try await SocketStream.connect(host: "127.0.0.1", port: tv.port, timeout: .seconds(3))
+        try await plain.write(Array("GET /api/v1/version HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), timeout: .seconds(3))
+        let answer = (try? await plain.read(maxLength: 4096, timeout: .seconds(5))) ?? []
+        #expect(!String(decoding: answer, as: UTF8.self).contains("\"protocol\""))
+        await plain.close()
+        // A door on a non-loopback address without a certificate is refused before binding.
+        var open = HTTPDoorSettings()
+        open.host = "0.0.0.0"
+        #expect(throws: PhotonError.self) { try tv.server.startHTTP(open) }
+    }
+
+    @Test func badWebSocketFramesEndOnlyThatStream() async throws {
+        let tv = try await Fixture()
+        defer { Task { await tv.stop() } }
+        let token = try await tv.pairClient()
+        for garbage: [UInt8] in [[0x81, 0x03, 0x61, 0x62, 0x63], [0x8F, 0x80, 1, 2, 3, 4], [0x81, 0xFF] + [UInt8](repeating: 0xFF, count: 12)] {
+            let stream = try await SocketStream.connect(host: "127.0.0.1", port: tv.port, timeout: .seconds(3))
+            _ = try await WebSocketClient.connect(
+                over: stream, host: "127.0.0.1:\(tv.port)", target: "/api/v1/events?tv=tv", headers: ["Authorization": "Bearer \(token)"],
+                timeout: .seconds(3))
+            // Unmasked, reserved opcode, or an absurd length: the door closes the stream.
+            try await stream.write(garbage, timeout: .seconds(3))
+            var closed = false
+            let end = ContinuousClock.now + .seconds(5)
+            while ContinuousClock.now < end {
+                let bytes: [UInt8]
+                do { bytes = try await stream.read(maxLength: 65536, timeout: .seconds(1)) } catch let error as PhotonError
+                    where error.code == .timeout
+                {
+                    continue
+                } catch {
+                    closed = true
+                    break
+                }
+                if bytes.isEmpty {
+                    closed = true
+                    break
+                }
+            }
+            await stream.close()
+            #expect(closed, "the door kept a stream open after \(garbage)")
+        }
+        #expect(try await tv.request("GET", "/api/v1/whoami", token: token).status == 200)
     }
 
     /// Every path and method of the OpenAPI description is served (none answers "no route").

@@ -83,6 +83,14 @@ def main():
             driver.find_element(By.CSS_SELECTOR, "[data-key=home]").click()
             say("pressed", tv=tv, status=driver.find_element(By.CSS_SELECTOR, "[data-status]").text)
             time.sleep(0.3)
+            if tv == "lg":
+                # The status line is live: an app the TV reports after a launch shows up unasked.
+                field = driver.find_element(By.CSS_SELECTOR, "[data-form=launch] input[name=app]")
+                field.send_keys("youtube")
+                driver.find_element(By.CSS_SELECTOR, "[data-form=launch] [data-action=launch]").click()
+                wait(driver, lambda d: "youtube" in d.find_element(By.CSS_SELECTOR, "[data-status]").text.lower(),
+                     "the launched app in the live status line")
+                say("live-status", tv=tv, status=driver.find_element(By.CSS_SELECTOR, "[data-status]").text)
         if shots:
             driver.save_screenshot(f"{shots}/web-remote.png")
 

@@ -11,6 +11,7 @@ enum WebRemotePage {
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
         <meta name="color-scheme" content="dark light">
         <title>Photon remote</title>
+        <link rel="icon" href="data:,">
         <link rel="stylesheet" href="/app.css">
         <script src="/app.js" defer></script>
         </head>

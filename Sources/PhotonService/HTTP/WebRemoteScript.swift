@@ -191,9 +191,14 @@ enum WebRemoteScript {
             if (name !== state.tv) return;
             for (const item of (data[kind] || []).slice(0, 60)) {
               const b = document.createElement("button");
-              b.textContent = item.name || item.label || item.id;
-              b.dataset.action = kind === "apps" ? "launch" : "input";
-              b.dataset.value = item.id;
+              if (kind === "apps") {
+                b.textContent = item.name || item.label || item.id;
+                b.dataset.action = "launch"; b.dataset.value = item.id;
+              } else {
+                // An input is switched to by its standard name (hdmi2), else by the TV's label.
+                b.textContent = item.label || item.name || item.id;
+                b.dataset.action = "input"; b.dataset.value = item.name || item.label || item.id;
+              }
               box.append(b);
             }
           } catch (e) {
