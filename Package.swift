@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Roku", targets: ["Roku"]),
         .library(name: "LGWebOS", targets: ["LGWebOS"]),
         .library(name: "FireTV", targets: ["FireTV"]),
+        .library(name: "AppleTV", targets: ["AppleTV"]),
         // The emulated Fire TV's shell, for the fuzz target that checks quoting against it.
         .library(name: "FireTVEmulator", targets: ["FireTVEmulator"]),
         .executable(name: "photon", targets: ["photon"]),
@@ -122,6 +123,9 @@ let package = Package(
             name: "RokuEmulator", dependencies: ["Roku", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
             path: "Plugins/RokuEmulator"),
         .target(name: "LGWebOS", dependencies: ["PhotonCore"], path: "Plugins/LGWebOS"),
+        // Apple TV over the Companion protocol: OPACK, TLV8, HomeKit-style pairing, frames.
+        .target(name: "AppleTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AppleTV"),
+        .target(name: "AppleTVEmulator", dependencies: ["AppleTV", "PhotonCore", "PhotonCrypto"], path: "Plugins/AppleTVEmulator"),
         // Fire TV and other Android devices over classic ADB (its key codes are Android's).
         .target(name: "FireTV", dependencies: ["PhotonCore", "PhotonCrypto", "AndroidTV"], path: "Plugins/FireTV"),
         .target(
@@ -182,6 +186,7 @@ let package = Package(
         .testTarget(
             name: "RokuTests",
             dependencies: ["Roku", "RokuEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
+        .testTarget(name: "AppleTVTests", dependencies: ["AppleTV", "AppleTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonTestSupport"]),
         .testTarget(
             name: "FireTVTests",
             dependencies: ["FireTV", "FireTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),

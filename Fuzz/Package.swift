@@ -17,6 +17,7 @@ let roku: Target.Dependency = .product(name: "Roku", package: "Photon")
 let lg: Target.Dependency = .product(name: "LGWebOS", package: "Photon")
 let fireTV: Target.Dependency = .product(name: "FireTV", package: "Photon")
 let fireTVEmulator: Target.Dependency = .product(name: "FireTVEmulator", package: "Photon")
+let appleTV: Target.Dependency = .product(name: "AppleTV", package: "Photon")
 
 let package = Package(
     name: "PhotonFuzz",
@@ -38,5 +39,6 @@ let package = Package(
         .executableTarget(name: "FuzzLGMessages", dependencies: [core, lg]),
         .executableTarget(name: "FuzzMQTTCommand", dependencies: [core, service]),
         .executableTarget(name: "FuzzADBMessages", dependencies: [core, fireTV, fireTVEmulator]),
+        .executableTarget(name: "FuzzCompanionMessages", dependencies: [core, appleTV]),
     ]
 )

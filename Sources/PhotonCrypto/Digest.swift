@@ -2,7 +2,7 @@ import COpenSSL
 import PhotonCore
 
 /// Message digests used by the protocols: SHA-256 (certificate pins, pairing
-/// secrets), SHA-1 (the WebSocket handshake) and MD5 (only to show the fingerprint an
+/// secrets), SHA-512 (Apple TV pairing), SHA-1 (the WebSocket handshake) and MD5 (only to show the fingerprint an
 /// Android device shows for an ADB key; never for security).
 public enum Digest {
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
@@ -14,6 +14,13 @@ public enum Digest {
     public static func sha1(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
         bytes.withUnsafeBufferPointer { input in _ = SHA1(input.baseAddress, input.count, &out) }
+        return out
+    }
+
+    /// SHA-512 (SRP and HKDF in HomeKit-style pairing).
+    public static func sha512(_ bytes: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Int(SHA512_DIGEST_LENGTH))
+        bytes.withUnsafeBufferPointer { input in _ = SHA512(input.baseAddress, input.count, &out) }
         return out
     }
 

@@ -1,0 +1,64 @@
+import AppleTVEmulator
+import Foundation
+import PhotonCore
+import PhotonCrypto
+import PhotonTestSupport
+import Testing
+
+@testable import AppleTV
+
+/// Photon's Apple TV pairing pieces against pyatv 0.18.0 and srptools 1.0.1 (the versions
+/// pyatv pairs with), run live: SRP-6a values byte for byte, OPACK both ways, HKDF and
+/// ChaCha20-Poly1305 as pyatv computes them.
+@Suite(.serialized) struct AppleTVInteropTests {
+    func peer(_ arguments: [String]) throws -> String {
+        let (status, output) = try TestEnvironment.run(try TestEnvironment.python, [TestEnvironment.peerScript("hap_peer.py")] + arguments)
+        guard status == 0 else { throw TestFailure("hap_peer.py \(arguments.first ?? "") failed: \(output)") }
+        return output
+    }
+
+    func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+    @Test func srpMatchesSrptoolsByteForByte() throws {
+        for (pin, salt) in [("1234", "00a1b2c3d4e5f60718293a4b5c6d7e8f"), ("0042", "ffeeddccbbaa99887766554433221100")] {
+            let a = try Hex.decode("0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0")
+            let b = try Hex.decode("1122334455667788990011223344556677889900112233445566778899001122")
+            let expected = try #require(try json(try peer(["srp", pin, salt, Hex.encode(a), Hex.encode(b)])) as? [String: String])
+            let client = try SRPClient(username: "Pair-Setup", password: pin, privateValue: a)
+            let server = try SRPServer(username: "Pair-Setup", password: pin, salt: try Hex.decode(salt), privateValue: b)
+            #expect(Hex.encode(client.publicValue) == expected["A"])
+            #expect(Hex.encode(server.publicValue) == expected["B"])
+            let (proof, key) = try client.respond(salt: try Hex.decode(salt), serverPublic: server.publicValue)
+            #expect(Hex.encode(key) == expected["K"])
+            #expect(Hex.encode(proof) == expected["M1"])
+            let (_, serverProof) = try server.verify(clientPublic: client.publicValue, clientProof: proof)
+            #expect(Hex.encode(serverProof) == expected["M2"])
+        }
+    }
+
+    @Test func opackMatchesPyatvBothWays() throws {
+        let theirs = try #require(try json(try peer(["opack"])) as? [String: String])
+        for (name, value, _) in OPACKTests.samples {
+            #expect(Hex.encode(value.encoded) == theirs[name], "\(name)")
+        }
+        // pyatv reads back what Photon writes, to the same values.
+        let decoded = try #require(try json(try peer(["unopack"] + OPACKTests.samples.map { Hex.encode($0.1.encoded) })) as? [Any])
+        #expect(decoded.count == OPACKTests.samples.count)
+        let message = try #require(decoded[OPACKTests.samples.firstIndex { $0.0 == "message" }!] as? [[Any]])
+        #expect(message.first?.first as? String == "_i")
+        #expect(message.first?.last as? String == "_launchApp")
+    }
+
+    @Test func hkdfAndChaChaMatchPyatv() throws {
+        let secret = Array(UInt8(0)..<32)
+        for (salt, info) in [("Pair-Verify-Encrypt-Salt", "Pair-Verify-Encrypt-Info"), ("", "ServerEncrypt-main")] {
+            let theirs = try peer(["hkdf", Hex.encode(secret), salt, info]).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(Hex.encode(try HKDF.sha512(secret: secret, salt: salt, info: info)) == theirs)
+        }
+        let key = Array(repeating: UInt8(9), count: 32)
+        let nonce = ChaChaPoly.nonce(label: "PV-Msg02")
+        let header: [UInt8] = [8, 0, 0, 21]
+        let theirs = try peer(["chacha", Hex.encode(key), Hex.encode(nonce), Hex.encode(header), Hex.encode(Array("hello".utf8))])
+        #expect(Hex.encode(try ChaChaPoly.seal(Array("hello".utf8), key: key, nonce: nonce, authenticating: header)) == theirs.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

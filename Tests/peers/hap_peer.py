@@ -1,0 +1,92 @@
+"""pyatv's and srptools' side of Apple TV pairing, for byte-by-byte checks.
+
+    hap_peer.py srp PIN SALT A B   SRP-6a (3072-bit, SHA-512, user Pair-Setup) as pyatv runs
+                                   srptools: prints A, B, K, M1, M2 (hex) for the given
+                                   salt and private values (hex)
+    hap_peer.py opack              packs the sample values with pyatv's OPACK encoder and
+                                   prints {name: hex}
+    hap_peer.py unopack HEX...     unpacks each with pyatv's decoder and prints it as JSON
+                                   (bytes as {"data": hex}, UUIDs as {"uuid": hex})
+    hap_peer.py tlv HEX            pyatv's TLV8 reader: {tag: hex}
+    hap_peer.py hkdf SECRET SALT INFO   pyatv's HKDF-SHA512 (32 bytes), text salt and info
+    hap_peer.py chacha KEY NONCE AAD PLAIN   cryptography's ChaCha20-Poly1305 seal (hex)
+"""
+
+import hashlib
+import json
+import sys
+import uuid
+
+from srptools import SRPClientSession, SRPContext, SRPServerSession, constants
+
+
+def srp(pin, salt, a, b):
+    context = SRPContext("Pair-Setup", pin, prime=constants.PRIME_3072, generator=constants.PRIME_3072_GEN,
+                         hash_func=hashlib.sha512)
+    verifier = context.get_common_password_verifier(context.get_common_password_hash(bytes.fromhex(salt)))
+    server = SRPServerSession(SRPContext("Pair-Setup", prime=constants.PRIME_3072, generator=constants.PRIME_3072_GEN,
+                                         hash_func=hashlib.sha512), format(verifier, "x"), private=b)
+    client = SRPClientSession(context, private=a)
+    client.process(server.public, salt)
+    server.process(client.public, salt)
+    assert server.verify_proof(client.key_proof), "srptools' server refused its own client"
+    print(json.dumps({"A": client.public, "B": server.public, "K": client.key.decode() if isinstance(client.key, bytes) else client.key,
+                      "M1": client.key_proof.decode() if isinstance(client.key_proof, bytes) else client.key_proof,
+                      "M2": server.key_proof_hash.decode() if isinstance(server.key_proof_hash, bytes) else server.key_proof_hash}))
+
+
+def samples():
+    return {
+        "true": True, "false": False, "null": None, "zero": 0, "small": 39, "byte": 40, "short": 0x1234, "word": 0x12345678,
+        "long": 0x123456789ABCDEF0, "double": 1.5, "empty-string": "", "string": "_hidC", "string-32": "a" * 32,
+        "string-33": "b" * 33, "string-300": "c" * 300, "data": b"\x01\x02\x03", "data-40": bytes(range(40)),
+        "data-300": bytes(300), "uuid": uuid.UUID("12345678-1234-5678-1234-567812345678"),
+        "list": [1, "two", b"3"], "list-15": list(range(15)), "dict": {"_i": "_hidC", "_t": 2, "_x": 1234},
+        "dict-15": {f"k{i}": i for i in range(15)},
+        "message": {"_i": "_launchApp", "_x": 123456, "_t": 2, "_c": {"_bundleID": "com.netflix.Netflix"}},
+        "repeat": ["same", "same", b"xyzw", b"xyzw", 1000, 1000],
+        "pairing": {"_pd": bytes([0, 1, 0, 6, 1, 1]), "_pwTy": 1},
+    }
+
+
+def to_json(value):
+    if isinstance(value, bytes):
+        return {"data": value.hex()}
+    if isinstance(value, uuid.UUID):
+        return {"uuid": value.bytes.hex()}
+    if isinstance(value, list):
+        return [to_json(v) for v in value]
+    if isinstance(value, dict):
+        return [[to_json(k), to_json(v)] for k, v in value.items()]
+    return value
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "srp":
+        srp(*sys.argv[2:6])
+    elif mode == "opack":
+        from pyatv.support import opack
+        print(json.dumps({name: opack.pack(value).hex() for name, value in samples().items()}))
+    elif mode == "unopack":
+        from pyatv.support import opack
+        out = []
+        for text in sys.argv[2:]:
+            value, rest = opack.unpack(bytes.fromhex(text))
+            assert not rest, f"{len(rest)} bytes left after {text}"
+            out.append(to_json(value))
+        print(json.dumps(out))
+    elif mode == "tlv":
+        from pyatv.auth.hap_tlv8 import read_tlv
+        print(json.dumps({str(k): v.hex() for k, v in read_tlv(bytes.fromhex(sys.argv[2])).items()}))
+    elif mode == "hkdf":
+        from pyatv.auth.hap_srp import hkdf_expand
+        print(hkdf_expand(sys.argv[3], sys.argv[4], bytes.fromhex(sys.argv[2])).hex())
+    elif mode == "chacha":
+        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+        key, nonce, aad, plain = (bytes.fromhex(x) for x in sys.argv[2:6])
+        print(ChaCha20Poly1305(key).encrypt(nonce, plain, aad or None).hex())
+
+
+if __name__ == "__main__":
+    main()
