@@ -125,7 +125,9 @@ let package = Package(
         .target(name: "LGWebOS", dependencies: ["PhotonCore"], path: "Plugins/LGWebOS"),
         // Apple TV over the Companion protocol: OPACK, TLV8, HomeKit-style pairing, frames.
         .target(name: "AppleTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AppleTV"),
-        .target(name: "AppleTVEmulator", dependencies: ["AppleTV", "PhotonCore", "PhotonCrypto"], path: "Plugins/AppleTVEmulator"),
+        .target(
+            name: "AppleTVEmulator", dependencies: ["AppleTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
+            path: "Plugins/AppleTVEmulator"),
         // Fire TV and other Android devices over classic ADB (its key codes are Android's).
         .target(name: "FireTV", dependencies: ["PhotonCore", "PhotonCrypto", "AndroidTV"], path: "Plugins/FireTV"),
         .target(
@@ -186,7 +188,9 @@ let package = Package(
         .testTarget(
             name: "RokuTests",
             dependencies: ["Roku", "RokuEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
-        .testTarget(name: "AppleTVTests", dependencies: ["AppleTV", "AppleTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonTestSupport"]),
+        .testTarget(
+            name: "AppleTVTests",
+            dependencies: ["AppleTV", "AppleTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
         .testTarget(
             name: "FireTVTests",
             dependencies: ["FireTV", "FireTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),

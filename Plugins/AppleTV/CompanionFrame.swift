@@ -31,7 +31,8 @@ public struct CompanionFrame: Sendable, Equatable {
     /// The largest payload Photon reads or writes (the format allows 16 MiB).
     public static let maximumPayload = 1 << 20
 
-    static func header(kind: UInt8, length: Int) -> [UInt8] {
+    /// The 4-byte header of a frame of `kind` with `length` payload bytes.
+    public static func header(kind: UInt8, length: Int) -> [UInt8] {
         [kind, UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
     }
 

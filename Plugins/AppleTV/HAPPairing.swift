@@ -49,7 +49,9 @@ enum HAPLabels {
     static func expect(_ tlv: TLV8, state: UInt8, during what: String) throws {
         if let refusal = refusal(tlv, during: what) { throw refusal }
         guard tlv.byte(.state) == state else {
-            throw PhotonError(.protocolViolation, "the Apple TV sent pairing state \(tlv.byte(.state).map(String.init) ?? "none") during \(what), expected \(state)")
+            throw PhotonError(
+                .protocolViolation, "the Apple TV sent pairing state \(tlv.byte(.state).map(String.init) ?? "none") during \(what), expected \(state)"
+            )
         }
     }
 
@@ -176,7 +178,8 @@ public struct PairVerifyClient: Sendable {
         }
         guard m4.byte(.state) == 4 else { throw PhotonError(.protocolViolation, "the Apple TV did not finish verification") }
         return (
-            try HKDF.sha512(secret: shared, salt: "", info: "ClientEncrypt-main"), try HKDF.sha512(secret: shared, salt: "", info: "ServerEncrypt-main")
+            try HKDF.sha512(secret: shared, salt: "", info: "ClientEncrypt-main"),
+            try HKDF.sha512(secret: shared, salt: "", info: "ServerEncrypt-main")
         )
     }
 

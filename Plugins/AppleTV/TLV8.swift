@@ -24,7 +24,13 @@ public struct TLV8: Sendable, Equatable {
 
     /// HAP error codes.
     public enum ErrorCode: UInt8, Sendable {
-        case unknown = 1, authentication = 2, backOff = 3, maxPeers = 4, maxTries = 5, unavailable = 6, busy = 7
+        case unknown = 1
+        case authentication = 2
+        case backOff = 3
+        case maxPeers = 4
+        case maxTries = 5
+        case unavailable = 6
+        case busy = 7
     }
 
     public private(set) var items: [(tag: UInt8, value: [UInt8])]

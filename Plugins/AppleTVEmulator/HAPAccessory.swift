@@ -54,7 +54,8 @@ public struct PairSetupAccessory: Sendable {
         let signed = try HKDF.sha512(secret: sessionKey, salt: "Pair-Setup-Controller-Sign-Salt", info: "Pair-Setup-Controller-Sign-Info") + id + key
         guard Ed25519.isValid(signature: signature, for: signed, publicKey: key) else { return Self.error(state: 6, .authentication) }
         controller = (id, key)
-        let ourSigned = try HKDF.sha512(secret: sessionKey, salt: "Pair-Setup-Accessory-Sign-Salt", info: "Pair-Setup-Accessory-Sign-Info") + tvID
+        let ourSigned =
+            try HKDF.sha512(secret: sessionKey, salt: "Pair-Setup-Accessory-Sign-Salt", info: "Pair-Setup-Accessory-Sign-Info") + tvID
             + signingKey.publicKey
         var signature6 = try signingKey.signature(for: ourSigned)
         if misbehaviour == .wrongSignature { signature6 = try Ed25519PrivateKey().signature(for: ourSigned) }
@@ -111,7 +112,8 @@ public struct PairVerifyAccessory: Sendable {
             Ed25519.isValid(signature: signature, for: clientEphemeral + id + ephemeral.publicKey, publicKey: known)
         else { return (PairSetupAccessory.error(state: 4, .authentication), nil) }
         let keys = (
-            try HKDF.sha512(secret: shared, salt: "", info: "ServerEncrypt-main"), try HKDF.sha512(secret: shared, salt: "", info: "ClientEncrypt-main")
+            try HKDF.sha512(secret: shared, salt: "", info: "ServerEncrypt-main"),
+            try HKDF.sha512(secret: shared, salt: "", info: "ClientEncrypt-main")
         )
         return (TLV8([(.state, [4])]), keys)
     }

@@ -59,6 +59,8 @@ import Testing
         let nonce = ChaChaPoly.nonce(label: "PV-Msg02")
         let header: [UInt8] = [8, 0, 0, 21]
         let theirs = try peer(["chacha", Hex.encode(key), Hex.encode(nonce), Hex.encode(header), Hex.encode(Array("hello".utf8))])
-        #expect(Hex.encode(try ChaChaPoly.seal(Array("hello".utf8), key: key, nonce: nonce, authenticating: header)) == theirs.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(
+            Hex.encode(try ChaChaPoly.seal(Array("hello".utf8), key: key, nonce: nonce, authenticating: header))
+                == theirs.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

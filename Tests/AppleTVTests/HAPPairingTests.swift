@@ -12,7 +12,9 @@ import Testing
     let tvID = Array("AA:BB:CC:DD:EE:FF".utf8)
 
     /// Runs pair-setup through the TLV8 wire form both ways.
-    func pair(pin: String, shown: String = "1234", misbehaviour: PairSetupAccessory.Misbehaviour? = nil) throws -> (HAPCredentials, PairSetupAccessory) {
+    func pair(pin: String, shown: String = "1234", misbehaviour: PairSetupAccessory.Misbehaviour? = nil) throws -> (
+        HAPCredentials, PairSetupAccessory
+    ) {
         var accessory = try PairSetupAccessory(pin: shown, tvID: tvID, signingKey: tvKey, misbehaviour: misbehaviour)
         var client = try PairSetupClient()
         func wire(_ tlv: TLV8) throws -> TLV8 { try TLV8.decode(tlv.encoded) }
@@ -68,7 +70,9 @@ import Testing
         #expect(ours.outgoing != ours.incoming)
         // Another key (a reset or replaced TV, an impostor): exit 5, before anything is sent.
         for (key, id, impostor) in [(try Ed25519PrivateKey(), tvID, false), (tvKey, Array("other".utf8), false), (tvKey, tvID, true)] {
-            let error = #expect(throws: PhotonError.self) { _ = try verify(credentials, accessoryKey: key, tvID: id, impostor: impostor, known: clientKey) }
+            let error = #expect(throws: PhotonError.self) {
+                _ = try verify(credentials, accessoryKey: key, tvID: id, impostor: impostor, known: clientKey)
+            }
             #expect(error?.code == .pinMismatch)
         }
         // A TV that forgot us answers M4 with an error: exit 4, pair again.

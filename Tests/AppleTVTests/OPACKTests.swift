@@ -28,7 +28,10 @@ import Testing
         ),
         (
             "message",
-            .object([("_i", .string("_launchApp")), ("_x", .int(123456)), ("_t", .int(2)), ("_c", .object([("_bundleID", .string("com.netflix.Netflix"))]))]),
+            .object([
+                ("_i", .string("_launchApp")), ("_x", .int(123456)), ("_t", .int(2)),
+                ("_c", .object([("_bundleID", .string("com.netflix.Netflix"))])),
+            ]),
             "e4425f694a5f6c61756e6368417070425f783240e20100425f740a425f63e1495f62756e646c65494453636f6d2e6e6574666c69782e4e6574666c6978"
         ),
         (

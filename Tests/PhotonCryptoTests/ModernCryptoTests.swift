@@ -16,13 +16,15 @@ import Testing
         #expect(
             signature
                 == hex(
-                    "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"))
+                    "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"
+                ))
         #expect(Ed25519.isValid(signature: signature, for: [], publicKey: key.publicKey))
         let second = try Ed25519PrivateKey(rawRepresentation: hex("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb"))
         #expect(
             try second.signature(for: [0x72])
                 == hex(
-                    "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"))
+                    "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"
+                ))
         // Altered message, signature or key: refused.
         #expect(!Ed25519.isValid(signature: signature, for: [0], publicKey: key.publicKey))
         var altered = signature
@@ -76,7 +78,9 @@ import Testing
         #expect(
             try HKDF.sha512(secret: secret, salt: "Pair-Setup-Encrypt-Salt", info: "Pair-Setup-Encrypt-Info")
                 == hex("52890146745a52e57b82b859a7a3679c7f3d40bb295b055a0c8fa8af92a3746d"))
-        #expect(try HKDF.sha512(secret: secret, salt: "", info: "ClientEncrypt-main") == hex("9f8aa265911271e6d6e90daf564d82b5913d4b760373afbd6c03e675af681f8d"))
+        #expect(
+            try HKDF.sha512(secret: secret, salt: "", info: "ClientEncrypt-main")
+                == hex("9f8aa265911271e6d6e90daf564d82b5913d4b760373afbd6c03e675af681f8d"))
     }
 
     @Test func srpClientAndServerAgreeOnlyOnTheRightPIN() throws {

@@ -1,0 +1,165 @@
+import Foundation
+import PhotonCore
+
+/// One Companion connection to an Apple TV: frames in and out over a byte stream from the
+/// core's transports, the pairing exchanges (auth frames carrying OPACK `{"_pd": TLV8}`),
+/// then — once verified — every frame encrypted, requests matched to their responses by
+/// `_x`, and events handed to a stream. A frame that fails to decrypt, an oversize frame
+/// or garbage ends the connection.
+public actor CompanionConnection {
+    /// Message types in `_t`.
+    public enum MessageType: Int64, Sendable { case event = 1, request = 2, response = 3 }
+
+    let stream: any ByteStream
+    private var cipher: CompanionCipher?
+    private var nextID: Int64 = Int64.random(in: 1...0xFFFF)
+    private var waiting: [Int64: CheckedContinuation<OPACK, any Error>] = [:]
+    private var authWaiter: CheckedContinuation<OPACK, any Error>?
+    private var ended: PhotonError?
+    private var reader: Task<Void, Never>?
+    public nonisolated let events: AsyncStream<(name: String, content: OPACK)>
+    private let eventSink: AsyncStream<(name: String, content: OPACK)>.Continuation
+
+    public init(stream: any ByteStream) {
+        self.stream = stream
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(128))
+    }
+
+    /// Starts reading; call once.
+    public func start() {
+        guard reader == nil else { return }
+        reader = Task { [weak self, stream] in
+            var decoder = CompanionFrameDecoder()
+            while !Task.isCancelled {
+                let bytes: [UInt8]
+                do { bytes = try await stream.read(maxLength: 64 * 1024, timeout: nil) } catch {
+                    await self?.end(PhotonError.wrap(error))
+                    return
+                }
+                guard !bytes.isEmpty else {
+                    await self?.end(PhotonError(.connectionClosed, "the Apple TV closed the connection"))
+                    return
+                }
+                decoder.append(bytes)
+                do {
+                    while let (header, payload) = try decoder.next() { try await self?.received(header: header, payload: payload) }
+                } catch {
+                    await self?.end(PhotonError.wrap(error))
+                    return
+                }
+            }
+        }
+    }
+
+    /// Why the connection ended, once it has.
+    public var endReason: PhotonError? { ended }
+
+    // MARK: sending
+
+    /// Sends a pairing message and waits for the Apple TV's answer to it.
+    public func exchangeAuth(_ kind: CompanionFrame.Kind, _ message: OPACK, timeout: Duration) async throws -> OPACK {
+        if let ended { throw ended }
+        try await write(CompanionFrame(kind, message.encoded))
+        let timer = Task { [weak self] in
+            do { try await Task.sleep(for: timeout) } catch { return }
+            await self?.authTimedOut()
+        }
+        defer { timer.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in authWaiter = continuation }
+    }
+
+    /// From now on every frame is encrypted with the verified session's keys.
+    public func enableEncryption(outgoing: [UInt8], incoming: [UInt8]) {
+        cipher = CompanionCipher(outgoingKey: outgoing, incomingKey: incoming)
+    }
+
+    /// Sends a request and waits for its response's content; a response with `_em` is an
+    /// error with the Apple TV's message.
+    @discardableResult
+    public func request(_ name: String, _ content: OPACK = .object([]), timeout: Duration) async throws -> OPACK {
+        if let ended { throw ended }
+        let id = nextID
+        nextID += 1
+        let message = OPACK.object([("_i", .string(name)), ("_t", .int(MessageType.request.rawValue)), ("_c", content), ("_x", .int(id))])
+        try await write(CompanionFrame(.encryptedOPACK, message.encoded))
+        let timer = Task { [weak self] in
+            do { try await Task.sleep(for: timeout) } catch { return }
+            await self?.requestTimedOut(id, name)
+        }
+        defer { timer.cancel() }
+        let response = try await withCheckedThrowingContinuation { continuation in waiting[id] = continuation }
+        if let problem = response["_em"]?.stringValue {
+            throw PhotonError(.protocolViolation, "the Apple TV refused \(name): \(Redaction.sanitize(problem))")
+        }
+        return response["_c"] ?? .object([])
+    }
+
+    /// Sends an event (no answer comes).
+    public func event(_ name: String, _ content: OPACK) async throws {
+        if let ended { throw ended }
+        let id = nextID
+        nextID += 1
+        let message = OPACK.object([("_i", .string(name)), ("_t", .int(MessageType.event.rawValue)), ("_c", content), ("_x", .int(id))])
+        try await write(CompanionFrame(.encryptedOPACK, message.encoded))
+    }
+
+    private func write(_ frame: CompanionFrame) async throws {
+        let bytes = try cipher.map { _ in try cipher!.seal(frame) } ?? frame.encoded
+        try await stream.write(bytes, timeout: .seconds(10))
+    }
+
+    public func close() async {
+        reader?.cancel()
+        end(PhotonError(.connectionClosed, "the connection to the Apple TV was closed"))
+        await stream.close()
+    }
+
+    // MARK: receiving
+
+    private func received(header: [UInt8], payload: [UInt8]) throws {
+        let frame = try cipher.map { _ in try cipher!.open(header: header, payload: payload) } ?? CompanionFrame(kind: header[0], payload: payload)
+        switch frame.kind {
+        case 3...6:
+            let message = try OPACK.decode(frame.payload)
+            authWaiter.take()?.resume(returning: message)
+        case 7, 8, 9:
+            guard !frame.payload.isEmpty else { return }
+            let message = try OPACK.decode(frame.payload)
+            switch message["_t"]?.intValue {
+            case MessageType.response.rawValue?:
+                if let id = message["_x"]?.intValue, let continuation = waiting.removeValue(forKey: id) { continuation.resume(returning: message) }
+            case MessageType.event.rawValue?:
+                if let name = message["_i"]?.stringValue { eventSink.yield((name, message["_c"] ?? .null)) }
+            default: break
+            }
+        default: break  // NoOp and frame types Photon does not use
+        }
+    }
+
+    private func end(_ reason: PhotonError) {
+        guard ended == nil else { return }
+        ended = reason
+        authWaiter.take()?.resume(throwing: reason)
+        for continuation in waiting.values { continuation.resume(throwing: reason) }
+        waiting = [:]
+        eventSink.finish()
+    }
+
+    private func authTimedOut() {
+        authWaiter.take()?.resume(
+            throwing: PhotonError(.timeout, "the Apple TV did not answer the pairing message in time", hint: "check that it is awake and on the network"))
+    }
+
+    private func requestTimedOut(_ id: Int64, _ name: String) {
+        waiting.removeValue(forKey: id)?.resume(
+            throwing: PhotonError(.timeout, "the Apple TV did not answer \(name) in time", hint: "check that it is awake and on the network"))
+    }
+}
+
+extension Optional {
+    /// The value, leaving nil behind.
+    mutating func take() -> Wrapped? {
+        defer { self = nil }
+        return self
+    }
+}
