@@ -1,4 +1,5 @@
 import AppleTVEmulator
+import PhotonEmulatorSupport
 import Foundation
 import PhotonCore
 import PhotonCrypto
@@ -62,5 +63,47 @@ import Testing
         #expect(
             Hex.encode(try ChaChaPoly.seal(Array("hello".utf8), key: key, nonce: nonce, authenticating: header))
                 == theirs.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// pyatv 0.18.0's `atvremote` against the emulated Apple TV: it pairs with the PIN over
+/// Companion (our accessory's SRP, signatures and encryption as pyatv computes them), then
+/// connects with its credentials and sends keys, launches an app and lists apps.
+@Suite(.serialized) struct PyatvDrivesTheEmulatorTests {
+    @Test func atvremotePairsThenSendsKeysAndLaunches() async throws {
+        let events = Locked<[EmulatorEvent]>([])
+        var configuration = EmulatedAppleTV.Configuration()
+        configuration.port = 0
+        configuration.pin = "4321"
+        let tv = try EmulatedAppleTV.start(configuration) { event in events.withLock { $0.append(event) } }
+        defer { Task { await tv.stop() } }
+        let atvremote = TestEnvironment.repositoryRoot.appendingPathComponent(".venv/bin/atvremote").path
+        let base = ["--manual", "--address", "127.0.0.1", "--port", String(tv.port), "--protocol", "companion", "--id", configuration.identifier]
+        func run(_ arguments: [String], input: String? = nil) async throws -> TestProcess {
+            let process = try TestProcess(atvremote, base + arguments)
+            if let input { process.writeToStandardInput(input) }
+            process.closeStandardInput()
+            _ = await process.waitForExit(timeout: .seconds(60))
+            return process
+        }
+        // atvremote asks for the PIN on its standard input; a wrong one is refused.
+        let wrong = try await run(["pair"], input: "1111\n")
+        #expect(wrong.process.terminationStatus != 0)
+        #expect(!events.withLock { $0.contains { $0.name == "paired" } })
+        let pairing = try await run(["pair"], input: "4321\n")
+        let output = pairing.standardOutput + pairing.standardError
+        #expect(pairing.process.terminationStatus == 0, "\(output)")
+        #expect(events.withLock { $0.contains { $0.name == "paired" } }, "\(output)")
+        let credentials = try #require(
+            output.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.split(separator: ":").count >= 4 && $0.count > 100 },
+            "no credentials in \(output)")
+        for command in ["up", "launch_app=com.netflix.Netflix", "app_list"] {
+            let done = try await run(["--companion-credentials", credentials, command])
+            #expect(done.process.terminationStatus == 0, "\(command): \(done.standardOutput) \(done.standardError)")
+            if command == "app_list" { #expect(done.standardOutput.contains("Netflix"), "\(done.standardOutput)") }
+        }
+        let keys = events.withLock { $0.filter { $0.name == "key" }.map { "\($0["code"]?.int ?? 0)/\($0["state"]?.string ?? "")" } }
+        #expect(keys.contains("1/down") && keys.contains("1/up"), "\(keys)")
+        #expect(events.withLock { $0.contains { $0.name == "launch" && $0["app"]?.string == "com.netflix.Netflix" } })
     }
 }
