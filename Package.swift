@@ -102,7 +102,7 @@ let package = Package(
             name: "PhotonPlugins",
             dependencies: [
                 "PhotonCore", "PhotonEmulatorSupport", "AndroidTV", "AndroidTVEmulator", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator",
-                "LGWebOS", "LGWebOSEmulator", "FireTV", "FireTVEmulator",
+                "LGWebOS", "LGWebOSEmulator", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator",
             ],
             path: "Sources/PhotonPlugins"),
 
@@ -126,7 +126,8 @@ let package = Package(
         // Apple TV over the Companion protocol: OPACK, TLV8, HomeKit-style pairing, frames.
         .target(name: "AppleTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AppleTV"),
         .target(
-            name: "AppleTVEmulator", dependencies: ["AppleTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
+            name: "AppleTVEmulator",
+            dependencies: ["AppleTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
             path: "Plugins/AppleTVEmulator"),
         // Fire TV and other Android devices over classic ADB (its key codes are Android's).
         .target(name: "FireTV", dependencies: ["PhotonCore", "PhotonCrypto", "AndroidTV"], path: "Plugins/FireTV"),

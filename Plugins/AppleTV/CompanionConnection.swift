@@ -8,13 +8,24 @@ import PhotonCore
 /// or garbage ends the connection.
 public actor CompanionConnection {
     /// Message types in `_t`.
-    public enum MessageType: Int64, Sendable { case event = 1, request = 2, response = 3 }
+    public enum MessageType: Int64, Sendable {
+        case event = 1
+        case request = 2
+        case response = 3
+    }
 
     let stream: any ByteStream
     private var cipher: CompanionCipher?
     private var nextID: Int64 = Int64.random(in: 1...0xFFFF)
-    private var waiting: [Int64: CheckedContinuation<OPACK, any Error>] = [:]
-    private var authWaiter: CheckedContinuation<OPACK, any Error>?
+    /// An answer awaited: registered before its request is written (the answer can arrive
+    /// while the write is still in progress), then either the answer or the waiting task.
+    private enum Slot {
+        case expected
+        case arrived(Result<OPACK, any Error>)
+        case waiting(CheckedContinuation<OPACK, any Error>)
+    }
+    private var waiting: [Int64: Slot] = [:]
+    private var authSlot: Slot?
     private var ended: PhotonError?
     private var reader: Task<Void, Never>?
     public nonisolated let events: AsyncStream<(name: String, content: OPACK)>
@@ -59,13 +70,21 @@ public actor CompanionConnection {
     /// Sends a pairing message and waits for the Apple TV's answer to it.
     public func exchangeAuth(_ kind: CompanionFrame.Kind, _ message: OPACK, timeout: Duration) async throws -> OPACK {
         if let ended { throw ended }
+        authSlot = .expected
         try await write(CompanionFrame(kind, message.encoded))
         let timer = Task { [weak self] in
             do { try await Task.sleep(for: timeout) } catch { return }
             await self?.authTimedOut()
         }
         defer { timer.cancel() }
-        return try await withCheckedThrowingContinuation { continuation in authWaiter = continuation }
+        return try await withCheckedThrowingContinuation { continuation in
+            if case .arrived(let result)? = authSlot {
+                authSlot = nil
+                continuation.resume(with: result)
+            } else {
+                authSlot = .waiting(continuation)
+            }
+        }
     }
 
     /// From now on every frame is encrypted with the verified session's keys.
@@ -81,13 +100,24 @@ public actor CompanionConnection {
         let id = nextID
         nextID += 1
         let message = OPACK.object([("_i", .string(name)), ("_t", .int(MessageType.request.rawValue)), ("_c", content), ("_x", .int(id))])
-        try await write(CompanionFrame(.encryptedOPACK, message.encoded))
+        waiting[id] = .expected
+        do { try await write(CompanionFrame(.encryptedOPACK, message.encoded)) } catch {
+            waiting[id] = nil
+            throw error
+        }
         let timer = Task { [weak self] in
             do { try await Task.sleep(for: timeout) } catch { return }
             await self?.requestTimedOut(id, name)
         }
         defer { timer.cancel() }
-        let response = try await withCheckedThrowingContinuation { continuation in waiting[id] = continuation }
+        let response = try await withCheckedThrowingContinuation { continuation in
+            if case .arrived(let result)? = waiting[id] {
+                waiting[id] = nil
+                continuation.resume(with: result)
+            } else {
+                waiting[id] = .waiting(continuation)
+            }
+        }
         if let problem = response["_em"]?.stringValue {
             throw PhotonError(.protocolViolation, "the Apple TV refused \(name): \(Redaction.sanitize(problem))")
         }
@@ -121,13 +151,13 @@ public actor CompanionConnection {
         switch frame.kind {
         case 3...6:
             let message = try OPACK.decode(frame.payload)
-            authWaiter.take()?.resume(returning: message)
+            deliverAuth(.success(message))
         case 7, 8, 9:
             guard !frame.payload.isEmpty else { return }
             let message = try OPACK.decode(frame.payload)
             switch message["_t"]?.intValue {
             case MessageType.response.rawValue?:
-                if let id = message["_x"]?.intValue, let continuation = waiting.removeValue(forKey: id) { continuation.resume(returning: message) }
+                if let id = message["_x"]?.intValue { deliver(id, .success(message)) }
             case MessageType.event.rawValue?:
                 if let name = message["_i"]?.stringValue { eventSink.yield((name, message["_c"] ?? .null)) }
             default: break
@@ -136,30 +166,42 @@ public actor CompanionConnection {
         }
     }
 
+    private func deliver(_ id: Int64, _ result: Result<OPACK, any Error>) {
+        switch waiting[id] {
+        case .expected?: waiting[id] = .arrived(result)
+        case .waiting(let continuation)?:
+            waiting[id] = nil
+            continuation.resume(with: result)
+        default: break  // an answer nobody waits for (it timed out)
+        }
+    }
+
+    private func deliverAuth(_ result: Result<OPACK, any Error>) {
+        switch authSlot {
+        case .expected?: authSlot = .arrived(result)
+        case .waiting(let continuation)?:
+            authSlot = nil
+            continuation.resume(with: result)
+        default: break
+        }
+    }
+
     private func end(_ reason: PhotonError) {
         guard ended == nil else { return }
         ended = reason
-        authWaiter.take()?.resume(throwing: reason)
-        for continuation in waiting.values { continuation.resume(throwing: reason) }
-        waiting = [:]
+        deliverAuth(.failure(reason))
+        for id in Array(waiting.keys) { deliver(id, .failure(reason)) }
         eventSink.finish()
     }
 
     private func authTimedOut() {
-        authWaiter.take()?.resume(
-            throwing: PhotonError(.timeout, "the Apple TV did not answer the pairing message in time", hint: "check that it is awake and on the network"))
+        deliverAuth(
+            .failure(
+                PhotonError(.timeout, "the Apple TV did not answer the pairing message in time", hint: "check that it is awake and on the network")))
     }
 
     private func requestTimedOut(_ id: Int64, _ name: String) {
-        waiting.removeValue(forKey: id)?.resume(
-            throwing: PhotonError(.timeout, "the Apple TV did not answer \(name) in time", hint: "check that it is awake and on the network"))
-    }
-}
-
-extension Optional {
-    /// The value, leaving nil behind.
-    mutating func take() -> Wrapped? {
-        defer { self = nil }
-        return self
+        deliver(id, .failure(PhotonError(.timeout, "the Apple TV did not answer \(name) in time", hint: "check that it is awake and on the network")))
+        waiting[id] = nil
     }
 }

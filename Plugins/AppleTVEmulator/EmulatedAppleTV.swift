@@ -54,7 +54,8 @@ public final class EmulatedAppleTV: Sendable {
     }
 
     public let configuration: Configuration
-    let signingKey: Ed25519PrivateKey
+    private let key: Locked<Ed25519PrivateKey>
+    var signingKey: Ed25519PrivateKey { key.withLock { $0 } }
     let emit: @Sendable (EmulatorEvent) -> Void
     let listener: TCPListener
     let state = Locked(State())
@@ -79,7 +80,7 @@ public final class EmulatedAppleTV: Sendable {
     init(configuration: Configuration, emit: @escaping @Sendable (EmulatorEvent) -> Void) throws {
         self.configuration = configuration
         self.emit = emit
-        signingKey = try Ed25519PrivateKey()
+        key = Locked(try Ed25519PrivateKey())
         listener = try TCPListener(host: configuration.host, port: configuration.port)
         let task = Task { [weak self, listener] in
             while true {
@@ -106,6 +107,15 @@ public final class EmulatedAppleTV: Sendable {
         for stream in connections.withLock({ Array($0.values) }) { await stream.close() }
     }
 
+    /// A new long-term key (a reset or replaced Apple TV): clients paired before cannot
+    /// verify it.
+    public func rotateKey() throws { try key.withLock { $0 = try Ed25519PrivateKey() } }
+
+    /// Writes raw bytes to every open connection (garbage, an oversize header).
+    public func sendToAll(_ bytes: [UInt8]) async {
+        for stream in connections.withLock({ Array($0.values) }) { try? await stream.write(bytes, timeout: .seconds(2)) }
+    }
+
     /// Forgets every paired controller (a reset Apple TV).
     public func forgetControllers() { state.withLock { $0.controllers = [:] } }
 
@@ -127,7 +137,11 @@ public final class EmulatedAppleTV: Sendable {
     private func serve(_ stream: SocketStream) async {
         let session = Session()
         var decoder = CompanionFrameDecoder()
-        defer { Task { await stream.close() } }
+        emit(EmulatorEvent("client_connected", []))
+        defer {
+            emit(EmulatorEvent("client_disconnected", []))
+            Task { await stream.close() }
+        }
         while state.withLock({ $0.serving }) {
             guard let bytes = try? await stream.read(maxLength: 64 * 1024, timeout: nil), !bytes.isEmpty else { return }
             decoder.append(bytes)
@@ -140,13 +154,14 @@ public final class EmulatedAppleTV: Sendable {
                     } else {
                         frame = CompanionFrame(kind: header[0], payload: payload)
                     }
-                    guard let reply = try await handle(frame, session: session) else { continue }
-                    var bytes = reply.encoded
-                    if var cipher = session.cipher, !(3...6).contains(reply.kind) {
-                        bytes = try cipher.seal(reply)
-                        session.cipher = cipher
+                    for reply in try await handle(frame, session: session) {
+                        var bytes = reply.encoded
+                        if var cipher = session.cipher, !(3...6).contains(reply.kind) {
+                            bytes = try cipher.seal(reply)
+                            session.cipher = cipher
+                        }
+                        try await stream.write(bytes, timeout: .seconds(5))
                     }
-                    try await stream.write(bytes, timeout: .seconds(5))
                     if let keys = pendingKeys.withLock({ $0.removeValue(forKey: ObjectIdentifier(session)) }) {
                         session.cipher = CompanionCipher(outgoingKey: keys.outgoing, incomingKey: keys.incoming)
                         emit(EmulatorEvent("verified", []))
@@ -169,16 +184,34 @@ public final class EmulatedAppleTV: Sendable {
         }
     }
 
-    private func handle(_ frame: CompanionFrame, session: Session) async throws -> CompanionFrame? {
+    private func handle(_ frame: CompanionFrame, session: Session) async throws -> [CompanionFrame] {
         switch frame.kind {
-        case 3...6: return try pairing(frame, session: session)
+        case 3...6: return [try pairing(frame, session: session)]
         case 7, 8, 9:
             guard session.cipher != nil else { throw PhotonError(.protocolViolation, "an OPACK message before verification") }
-            guard !frame.payload.isEmpty else { return nil }
-            return try request(try OPACK.decode(frame.payload), session: session)
-        default: return nil
+            guard !frame.payload.isEmpty else { return [] }
+            let before = state.withLock { $0.attention }
+            var replies = try request(try OPACK.decode(frame.payload), session: session).map { [$0] } ?? []
+            let after = state.withLock { $0.attention }
+            // A power change is pushed to a subscriber, as tvOS does.
+            if after != before, session.interests.contains("SystemStatus") {
+                let event = OPACK.object([
+                    ("_i", .string("SystemStatus")), ("_t", .int(CompanionConnection.MessageType.event.rawValue)),
+                    ("_c", .object([("state", .int(after))])),
+                ])
+                replies.append(CompanionFrame(.encryptedOPACK, event.encoded))
+            }
+            return replies
+        default: return []
         }
     }
+
+    static let buttons: [Int64: String] = [
+        1: "Up", 2: "Down", 3: "Left", 4: "Right", 5: "Menu", 6: "Select", 7: "Home", 8: "VolumeUp", 9: "VolumeDown", 10: "Siri",
+        11: "Screensaver", 12: "Sleep", 13: "Wake", 14: "PlayPause", 15: "ChannelIncrement", 16: "ChannelDecrement", 17: "Guide",
+        18: "PageUp", 19: "PageDown",
+    ]
+    static let mediaControls: [Int64: String] = [1: "Play", 2: "Pause", 3: "NextTrack", 4: "PreviousTrack"]
 
     private func pairing(_ frame: CompanionFrame, session: Session) throws -> CompanionFrame {
         let message = try OPACK.decode(frame.payload)
@@ -256,9 +289,18 @@ public final class EmulatedAppleTV: Sendable {
                 failure = "bad _hidC"
                 break
             }
-            emit(EmulatorEvent("key", [("code", .int(Int(code))), ("state", .string(state == 1 ? "down" : "up"))]))
-            if state == 2 && code == 12 { setPower(1) }
-            if state == 2 && code == 13 { setPower(3) }
+            guard let button = Self.buttons[code] else {
+                failure = "unknown button \(code)"
+                break
+            }
+            // A press is the button's release; its press down is reported apart.
+            if state == 1 {
+                emit(EmulatorEvent("key_down", [("key", .string(button)), ("code", .int(Int(code)))]))
+            } else {
+                emit(EmulatorEvent("key", [("key", .string(button)), ("code", .int(Int(code)))]))
+                if code == 12 { setPower(1) }
+                if code == 13 { setPower(3) }
+            }
         case "_launchApp":
             if let bundle = content["_bundleID"]?.stringValue {
                 guard Self.apps.contains(where: { $0.0 == bundle }) else {
@@ -275,6 +317,9 @@ public final class EmulatedAppleTV: Sendable {
         case "FetchLaunchableApplicationsEvent": answer = .object(Self.apps.map { ($0.0, .string($0.1)) })
         case "FetchAttentionState": answer = .object([("state", .int(self.state.withLock { $0.attention }))])
         case "_mcc":
+            if let code = content["_mcc"]?.intValue, let control = Self.mediaControls[code] {
+                emit(EmulatorEvent("key", [("key", .string(control)), ("code", .int(Int(code)))]))
+            }
             if content["_mcc"]?.intValue == 6, let volume = content["_vol"]?.doubleValue {
                 self.state.withLock { $0.volume = volume }
                 emit(EmulatorEvent("volume", [("level", .int(Int((volume * 100).rounded())))]))

@@ -1,5 +1,7 @@
 import AndroidTV
 import AndroidTVEmulator
+import AppleTV
+import AppleTVEmulator
 import FireTV
 import FireTVEmulator
 import LGWebOS
@@ -22,6 +24,7 @@ public enum BuiltInPlugins {
         BrandPlugin(RokuAdapter(), emulator: RokuEmulatorPlugin()),
         BrandPlugin(LGWebOSAdapter(), emulator: LGEmulatorPlugin()),
         BrandPlugin(FireTVAdapter(), emulator: FireTVEmulatorPlugin()),
+        BrandPlugin(AppleTVAdapter(), emulator: AppleTVEmulatorPlugin()),
     ]
 
     /// The adapters, for the CLI, the daemon and `PhotonKit`.

@@ -1,8 +1,8 @@
 import AppleTVEmulator
-import PhotonEmulatorSupport
 import Foundation
 import PhotonCore
 import PhotonCrypto
+import PhotonEmulatorSupport
 import PhotonTestSupport
 import Testing
 
@@ -102,8 +102,8 @@ import Testing
             #expect(done.process.terminationStatus == 0, "\(command): \(done.standardOutput) \(done.standardError)")
             if command == "app_list" { #expect(done.standardOutput.contains("Netflix"), "\(done.standardOutput)") }
         }
-        let keys = events.withLock { $0.filter { $0.name == "key" }.map { "\($0["code"]?.int ?? 0)/\($0["state"]?.string ?? "")" } }
-        #expect(keys.contains("1/down") && keys.contains("1/up"), "\(keys)")
+        let keys = events.withLock { $0.filter { $0.name.hasPrefix("key") }.map { "\($0.name) \($0["key"]?.string ?? "")" } }
+        #expect(keys.contains("key_down Up") && keys.contains("key Up"), "\(keys)")
         #expect(events.withLock { $0.contains { $0.name == "launch" && $0["app"]?.string == "com.netflix.Netflix" } })
     }
 }
