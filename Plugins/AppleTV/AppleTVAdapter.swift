@@ -22,7 +22,9 @@ public struct AppleTVAdapter: TVAdapter {
         .playPause: (14, "PlayPause"), .channelUp: (15, "ChannelIncrement"), .channelDown: (16, "ChannelDecrement"), .guide: (17, "Guide"),
     ]
     /// Media controls (`_mcc`).
-    static let media: [RemoteKey: (code: Int64, name: String)] = [.play: (1, "Play"), .pause: (2, "Pause"), .next: (3, "NextTrack"), .previous: (4, "PreviousTrack")]
+    static let media: [RemoteKey: (code: Int64, name: String)] = [
+        .play: (1, "Play"), .pause: (2, "Pause"), .next: (3, "NextTrack"), .previous: (4, "PreviousTrack"),
+    ]
 
     public static let appCatalogIDs: [String: [String]] = [
         "netflix": ["com.netflix.Netflix"], "youtube": ["com.google.ios.youtube"], "prime-video": ["com.amazon.aiv.AIVApp"],
@@ -42,7 +44,8 @@ public struct AppleTVAdapter: TVAdapter {
         keyTable: (hid.map { KeyMapping(key: $0.key, code: $0.value.name) } + media.map { KeyMapping(key: $0.key, code: $0.value.name) })
             .sorted { $0.code < $1.code },
         help: .init(
-            pairing: "Apple TV shows a 4-digit PIN when pairing starts: type it (keep leading zeros). Its long-term key is then checked on every connection.",
+            pairing:
+                "Apple TV shows a 4-digit PIN when pairing starts: type it (keep leading zeros). Its long-term key is then checked on every connection.",
             probe: "Apple TV: a TCP connection to the Companion port (49153 unless mDNS says otherwise).",
             launch: "Apple TV takes bundle ids (com.netflix.Netflix) or links (https://…, or an app's own scheme).",
             exampleApp: "com.netflix.Netflix"),
@@ -103,7 +106,8 @@ public struct AppleTVAdapter: TVAdapter {
 
     /// The stored pairing, or `notPaired` when it is incomplete.
     static func credentials(from secrets: DeviceSecrets) throws -> HAPCredentials {
-        guard let clientID = secrets["client_id"].flatMap({ try? Hex.decode($0) }), let clientKey = secrets["client_key"].flatMap({ try? Hex.decode($0) }),
+        guard let clientID = secrets["client_id"].flatMap({ try? Hex.decode($0) }),
+            let clientKey = secrets["client_key"].flatMap({ try? Hex.decode($0) }),
             clientKey.count == 32, let tvID = secrets["tv_id"].flatMap({ try? Hex.decode($0) }),
             let tvKey = secrets["tv_key"].flatMap({ try? Hex.decode($0) }), tvKey.count == 32
         else {

@@ -103,7 +103,8 @@ final class AppleTVSession: KeySending, AppLaunching, AppListing, AcknowledgesCo
             try await request("_launchApp", .object([(isLink ? "_urlS" : "_bundleID", .string(app))]))
         } catch let error as PhotonError where error.code == .protocolViolation {
             throw PhotonError(
-                .notFound, "the Apple TV could not open '\(Redaction.sanitize(app))'; nothing was started", hint: "`photon apps TV` lists what it has")
+                .notFound, "the Apple TV could not open '\(Redaction.sanitize(app))'; nothing was started", hint: "`photon apps TV` lists what it has"
+            )
         }
     }
 
