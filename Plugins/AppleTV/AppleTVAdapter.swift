@@ -67,13 +67,17 @@ public struct AppleTVAdapter: TVAdapter {
 
     public func probe(host: String, ports: [String: UInt16], context: AdapterContext) async throws -> TVCandidate? {
         let endpoint = Endpoint(host: host, port: ports["companion"] ?? Self.companionPort)
-        // Companion says nothing before pairing or verification, and starting either would
-        // show a PIN on the TV: an open port is all a probe can see.
-        let stream = try await context.connector.openByteStream(to: endpoint, security: .plain, timeout: context.timeout)
-        await stream.close()
-        var candidate = TVCandidate(brand: id, name: "Apple TV (Companion)", endpoint: endpoint, ports: ["companion": endpoint.port])
-        candidate.remarks.append("identified by its open Companion port only; pairing shows a PIN on the TV")
-        return candidate
+        // Pair-verify's first message shows nothing on the TV (pair-setup would show a PIN),
+        // and an Apple TV answers it with its ephemeral key: that answer identifies it.
+        let connection = try await Self.connect(endpoint, context: context)
+        defer { Task { await connection.close() } }
+        let hello = TLV8([(.state, [1]), (.publicKey, try X25519PrivateKey().publicKey)])
+        guard
+            let answer = try? await connection.exchangeAuth(
+                .pairVerifyStart, .object([("_pd", .data(hello.encoded)), ("_auTy", .int(4))]), timeout: context.timeout),
+            let data = answer["_pd"]?.dataValue, let tlv = try? TLV8.decode(data), tlv.byte(.state) == 2
+        else { return nil }
+        return TVCandidate(brand: id, name: "Apple TV (Companion)", endpoint: endpoint, ports: ["companion": endpoint.port])
     }
 
     public func pairing(with endpoint: Endpoint, options: AdapterOptionValues, context: AdapterContext) -> any PairingFlow {
