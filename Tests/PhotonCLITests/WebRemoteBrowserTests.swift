@@ -11,7 +11,9 @@ import Testing
     let e2e = AndroidTVEndToEndTests()
 
     /// What each emulator calls the Home key.
-    static let home = ["roku": "Home", "samsung": "KEY_HOME", "lg": "HOME", "androidtv": "KEYCODE_HOME", "firetv": "KEYCODE_HOME"]
+    static let home = [
+        "roku": "Home", "samsung": "KEY_HOME", "lg": "HOME", "androidtv": "KEYCODE_HOME", "firetv": "KEYCODE_HOME", "appletv": "Home",
+    ]
 
     func pair(_ brand: String, _ emulator: EmulatorProcess, home: URL) async throws {
         if brand == "androidtv" {
@@ -26,7 +28,8 @@ import Testing
         case "firetv": arguments += ["--allow-unencrypted"]
         default: break
         }
-        let p = try await e2e.finished(home, arguments)
+        // The emulated Apple TV shows the PIN given with --pin; it is typed on stdin.
+        let p = try await e2e.finished(home, arguments, input: brand == "appletv" ? "4826\n" : nil)
         guard p.process.terminationStatus == 0 else { throw TestFailure("pairing \(brand) failed: \(p.standardError)") }
     }
 
@@ -44,6 +47,7 @@ import Testing
         emulators["lg"] = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
         emulators["androidtv"] = try await EmulatorProcess.androidTV()
         emulators["firetv"] = try await EmulatorProcess.start(["firetv", "--port", "0"])
+        emulators["appletv"] = try await EmulatorProcess.start(["appletv", "--port", "0", "--pin", "4826"])
         for (brand, emulator) in emulators { try await pair(brand, emulator, home: home) }
 
         let daemon = try e2e.photon(home, ["serve", "--json", "--http", "127.0.0.1:0"])
@@ -59,7 +63,7 @@ import Testing
             (try JSONSerialization.jsonObject(with: Data(paired.standardOutput.utf8)) as? [String: Any])?["code"] as? String)
 
         // Roku last: the gestures go to it.
-        let order = ["samsung", "lg", "androidtv", "firetv", "roku"]
+        let order = ["samsung", "lg", "androidtv", "firetv", "appletv", "roku"]
         let browser = try TestProcess(python, [TestEnvironment.peerScript("web_remote_browser.py"), url, code, order.joined(separator: ",")])
         defer { browser.terminate() }
         do {
@@ -76,6 +80,7 @@ import Testing
         #expect(emulators["lg"]!.events("launch").count == 1, "\(emulators["lg"]!.process.standardOutput.suffix(2000))")
         for brand in order {
             let keys = emulators[brand]!.events("key").compactMap { ($0["key"] ?? $0["code"]).map { "\($0)" } }
+            #expect(!keys.isEmpty, "\(brand) got no key")
             #expect(keys.contains(Self.home[brand]!), "\(brand) got \(keys)")
         }
         // Gestures: nothing unarmed, right and (after rest) down while armed; nothing without
