@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import PhotonCore
+import PhotonCrypto
 import PhotonKit
 import PhotonNet
 import PhotonService
@@ -192,5 +193,48 @@ enum ServeCommand {
             settings.password = login.password
         }
         return settings
+    }
+}
+
+/// `photon serve --http [ADDR:]PORT [--tls-cert FILE --tls-key FILE]` read into the door's
+/// settings: loopback serves plain HTTP unless a certificate is given; any other address
+/// serves HTTPS with the given certificate or this installation's own self-signed one.
+enum WebServing {
+    static func settings(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> HTTPDoorSettings? {
+        guard let text = parsed.value("http") else {
+            for name in ["tls-cert", "tls-key"] where parsed.value(name) != nil { throw PhotonError(.usage, "--\(name) needs --http") }
+            return nil
+        }
+        var settings = HTTPDoorSettings()
+        (settings.host, settings.port) = try address(text)
+        settings.version = PhotonCommandLine.version
+        settings.machineNames = [HostName.full, HostName.short, HostName.short.map { $0 + ".local" }].compactMap { $0 }
+        settings.machineAddresses = LocalAddresses.all()
+        switch (parsed.value("tls-cert"), parsed.value("tls-key")) {
+        case (let cert?, let key?):
+            guard let certificatePEM = try? String(contentsOfFile: cert, encoding: .utf8),
+                let keyPEM = try? String(contentsOfFile: key, encoding: .utf8)
+            else { throw PhotonError(.usage, "cannot read --tls-cert \(cert) or --tls-key \(key)") }
+            _ = try Certificate(pem: certificatePEM)
+            settings.identity = StoredIdentity(certificatePEM: certificatePEM, privateKeyPEM: keyPEM)
+        case (nil, nil):
+            if !settings.isLoopback {
+                let names = settings.machineNames.map { "DNS:" + $0 } + settings.machineAddresses.filter { !$0.hasPrefix("fe80") }.map { "IP:" + $0 }
+                settings.identity = try await context.store.webServerIdentity(subjectAltNames: names)
+            }
+        default: throw PhotonError(.usage, "--tls-cert and --tls-key go together")
+        }
+        return settings
+    }
+
+    /// `PORT`, `ADDR:PORT` or `[IPV6]:PORT`; the address must be numeric.
+    static func address(_ text: String) throws -> (String, UInt16) {
+        let usage = PhotonError(.usage, "--http takes [ADDR:]PORT, e.g. 8080, 127.0.0.1:8080 or 0.0.0.0:8443, not '\(Redaction.sanitize(text))'")
+        if let port = UInt16(text), port > 0 { return ("127.0.0.1", port) }
+        // Port 0 picks a free one (tests); the ready line and `photon web show` say which.
+        guard let (host, port) = HTTPOriginPolicy.splitAuthority(text), let port else { throw usage }
+        let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        guard SocketAddress(numericHost: bare, port: port) != nil else { throw usage }
+        return (bare, port)
     }
 }
