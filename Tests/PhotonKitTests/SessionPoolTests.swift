@@ -44,12 +44,15 @@ final class FakeTV: Sendable {
         PooledTV(device: device, policy: policy, connectTimeout: .seconds(2), clock: clock, log: .silent) { _, _ in try await tv.open() }
     }
 
-    var soon: ContinuousClock.Instant { .now + .seconds(2) }
+    /// A lifetime no command here runs out of: these tests are about connecting, not
+    /// expiry, and the pure suites run in parallel with CPU-bound ones (RSA key
+    /// generation) that can hold both of a small machine's threads for seconds.
+    var soon: ContinuousClock.Instant { .now + .seconds(60) }
 
     func waitUntil(_ condition: @Sendable () async -> Bool) async throws {
-        let end = ContinuousClock.now + .seconds(5)
+        let end = ContinuousClock.now + .seconds(30)
         while !(await condition()) {
-            guard ContinuousClock.now < end else { throw TestFailure("condition not met in 5 s") }
+            guard ContinuousClock.now < end else { throw TestFailure("condition not met in 30 s") }
             try await Task.sleep(for: .milliseconds(1))
         }
     }
