@@ -40,5 +40,6 @@ let package = Package(
         .executableTarget(name: "FuzzMQTTCommand", dependencies: [core, service]),
         .executableTarget(name: "FuzzADBMessages", dependencies: [core, fireTV, fireTVEmulator]),
         .executableTarget(name: "FuzzCompanionMessages", dependencies: [core, appleTV]),
+        .executableTarget(name: "FuzzBinaryPlist", dependencies: [core, appleTV]),
     ]
 )

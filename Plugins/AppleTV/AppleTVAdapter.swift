@@ -9,9 +9,9 @@ import PhotonCrypto
 /// apps, power state and media controls.
 public struct AppleTVAdapter: TVAdapter {
     public static let brandID = "appletv"
-    /// Text needs the text-input session's NSKeyedArchiver payloads, which this build does
-    /// not write yet; volume is the HID volume keys (the TV passes them on over HDMI-CEC).
-    public static let maximumCapabilities = Capabilities(.keys, .longPress, .appLaunch, .appList, .powerState)
+    /// Volume (keys and a level) reaches what the Apple TV controls: a TV over HDMI-CEC or
+    /// AirPlay speakers; a level is refused with the reason when it controls none.
+    public static let maximumCapabilities = Capabilities(.keys, .longPress, .text, .appLaunch, .appList, .volumeSet, .volumeState, .powerState)
     /// Companion's usual port (the real one comes from mDNS).
     public static let companionPort: UInt16 = 49153
 
@@ -57,9 +57,9 @@ public struct AppleTVAdapter: TVAdapter {
         guard service.type == "_companion-link._tcp" else { return nil }
         let host = service.addresses.first ?? service.host
         var candidate = TVCandidate(
-            brand: id, name: Redaction.sanitize(service.txt["rpHN"] ?? service.name, limit: 64), endpoint: Endpoint(host: host, port: service.port),
-            model: service.txt["rpMd"].map { Redaction.sanitize($0, limit: 32) }, ports: ["companion": service.port])
-        if let flags = service.txt["rpFl"].flatMap({ UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: 16) }), flags & 0x04 != 0 {
+            brand: id, name: Redaction.sanitize(service.txt["rphn"] ?? service.name, limit: 64), endpoint: Endpoint(host: host, port: service.port),
+            model: service.txt["rpmd"].map { Redaction.sanitize($0, limit: 32) }, ports: ["companion": service.port])
+        if let flags = service.txt["rpfl"].flatMap({ UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: 16) }), flags & 0x04 != 0 {
             candidate.unsupportedReason = "pairing is turned off on this Apple TV (Settings › Remotes and Devices)"
         }
         return candidate

@@ -2,11 +2,15 @@ import Foundation
 import PhotonCore
 
 /// A session with an Apple TV over one verified Companion connection. Opening it starts the
-/// remote session (`_systemInfo`, `_sessionStart`), subscribes to the power events and
+/// remote session as tvOS's own remote does (`_systemInfo`, `_touchStart`, `_sessionStart`,
+/// `TVRCSessionStart`, `_tiStart`), subscribes to the power and media-control events and
 /// reads the attention state. Keys are HID presses (down, then up; a hold is down until
 /// its release), play/pause/next/previous are media controls, apps are launched by bundle
-/// id or link; every request is answered, so commands are acknowledged.
-final class AppleTVSession: KeySending, AppLaunching, AppListing, AcknowledgesCommands {
+/// id or link, text goes through the text-input session (RTI archives), and the volume is
+/// a media control the Apple TV passes on to the TV or speakers it controls.
+final class AppleTVSession: KeySending, TextTyping, VolumeSetting, AppLaunching, AppListing, AcknowledgesCommands,
+    ExplainsCapabilities
+{
     let capabilities = AppleTVAdapter.maximumCapabilities
     let events: AsyncStream<TVEvent>
     var catalogIDs: [String: [String]] { AppleTVAdapter.appCatalogIDs }
@@ -15,6 +19,8 @@ final class AppleTVSession: KeySending, AppLaunching, AppListing, AcknowledgesCo
     private let continuation: AsyncStream<TVEvent>.Continuation
     private let timeout: Duration
     private let awake = Locked<Bool?>(nil)
+    /// The media controls the Apple TV last said it has (`_iMC`'s `_mcF`), nil before it said.
+    private let mediaFlags = Locked<Int64?>(nil)
     private let tasks = Locked<[Task<Void, Never>]>([])
     private let closed = Locked(false)
 
@@ -30,15 +36,23 @@ final class AppleTVSession: KeySending, AppLaunching, AppListing, AcknowledgesCo
         let info = try await connection.request("_systemInfo", systemInfo(context), timeout: context.timeout)
         session.continuation.yield(.deviceInfo(model: info["_mdl"]?.stringValue, vendor: "Apple", version: nil))
         _ = try await connection.request(
+            "_touchStart", .object([("_height", .double(1000)), ("_tFl", .int(0)), ("_width", .double(1000))]), timeout: context.timeout)
+        _ = try await connection.request(
             "_sessionStart", .object([("_srvT", .string("com.apple.tvremoteservices")), ("_sid", .int(Int64.random(in: 1...0xFFFF_FFFF)))]),
             timeout: context.timeout)
-        try await connection.event("_interest", .object([("_regEvents", .array([.string("SystemStatus"), .string("TVSystemStatus")]))]))
+        // tvOS answers FetchAttentionState only once a TV remote session is registered;
+        // older versions do not know the request, which is no reason to fail.
+        _ = try? await connection.request("TVRCSessionStart", .object([("ProtocolVersionKey", .string("1.2"))]), timeout: context.timeout)
+        _ = try await connection.request("_tiStart", timeout: context.timeout)
+        let interests: [OPACK] = [.string("SystemStatus"), .string("TVSystemStatus"), .string("_iMC")]
+        try await connection.event("_interest", .object([("_regEvents", .array(interests))]))
         let listener = Task { [weak session] in
             for await event in connection.events {
                 guard let session else { return }
                 if event.name == "SystemStatus" || event.name == "TVSystemStatus", let state = event.content["state"]?.intValue {
                     session.report(attention: state)
                 }
+                if event.name == "_iMC", let flags = event.content["_mcF"]?.intValue { await session.report(mediaFlags: flags) }
             }
             let reason = await connection.endReason
             session?.finish(reason)
@@ -69,6 +83,29 @@ final class AppleTVSession: KeySending, AppLaunching, AppListing, AcknowledgesCo
         continuation.yield(.power(isOn: isAwake))
     }
 
+    /// The media controls changed: when volume is among them, its level is read and
+    /// reported (what pyatv waits for after setting it).
+    private func report(mediaFlags flags: Int64) async {
+        self.mediaFlags.withLock { $0 = flags }
+        guard flags & Self.volumeFlag != 0,
+            let level = try? await request("_mcc", .object([("_mcc", .int(Self.getVolume))]))["_vol"]?.doubleValue, level.isFinite
+        else { return }
+        continuation.yield(.volume(VolumeState(level: Int((min(max(level, 0), 1) * 100).rounded()), maximum: 100, muted: false)))
+    }
+
+    static let volumeFlag: Int64 = 0x100
+    static let getVolume: Int64 = 5
+    static let setVolume: Int64 = 6
+
+    func whyUnavailable(_ capability: Capability) -> PhotonError? {
+        guard capability == .volumeSet, let flags = mediaFlags.withLock({ $0 }), flags & Self.volumeFlag == 0 else { return nil }
+        return PhotonError.unsupported(
+            "this Apple TV does not control a volume right now; nothing was sent",
+            hint:
+                "it controls the volume of a TV over HDMI-CEC or of AirPlay speakers when set up to (Settings › Remotes and Devices › Volume Control); the volume keys still work where it does"
+        )
+    }
+
     // MARK: commands
 
     func sendKey(_ input: KeyInput, _ action: KeyAction) async throws {
@@ -97,6 +134,34 @@ final class AppleTVSession: KeySending, AppLaunching, AppListing, AcknowledgesCo
         try await request("_hidC", .object([("_hBtS", .int(down ? 1 : 2)), ("_hidC", .int(code))]))
     }
 
+    /// Types `text` into the focused field, as pyatv's `text_append` does: the text-input
+    /// session is restarted to learn the field's session, then one insertion is sent (an
+    /// event, which the Apple TV does not answer).
+    func type(_ text: String) async throws {
+        _ = try await request("_tiStop")
+        guard let archive = try await request("_tiStart")["_tiD"]?.dataValue else {
+            throw PhotonError(
+                .notFound, "no text field is open on the Apple TV; nothing was typed",
+                hint: "open a search or a text field on the TV first, then send the text again")
+        }
+        let field = try RemoteTextInput.session(in: archive)
+        try CommandDeadline.checkBeforeSending()
+        try await connection.event("_tiC", .object([("_tiV", .int(1)), ("_tiD", .data(RemoteTextInput.insert(text, session: field.session)))]))
+    }
+
+    /// Sets the volume of what the Apple TV controls (0–100, sent as a fraction).
+    func setVolume(_ level: Int) async throws {
+        if let refusal = whyUnavailable(.volumeSet) { throw refusal }
+        let fraction = Double(min(max(level, 0), 100)) / 100
+        do {
+            try await request("_mcc", .object([("_mcc", .int(Self.setVolume)), ("_vol", .double(fraction))]))
+        } catch let error as PhotonError where error.code == .protocolViolation {
+            // Refused before its media controls said so (they come just after connecting).
+            mediaFlags.withLock { $0 = $0 ?? 0 }
+            throw whyUnavailable(.volumeSet) ?? error
+        }
+    }
+
     func launch(_ app: String) async throws {
         let isLink = app.contains("://") || (app.contains(":") && !app.contains("."))
         do {
@@ -116,7 +181,11 @@ final class AppleTVSession: KeySending, AppLaunching, AppListing, AcknowledgesCo
         }.sorted { $0.id < $1.id }
     }
 
-    func acknowledges(_ command: RemoteCommand) -> Bool { true }
+    /// Every request is answered; text is an event (`_tiC`) that is not.
+    func acknowledges(_ command: RemoteCommand) -> Bool {
+        if case .text = command { return false }
+        return true
+    }
 
     // MARK: plumbing
 

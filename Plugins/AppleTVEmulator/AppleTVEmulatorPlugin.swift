@@ -11,13 +11,15 @@ public struct AppleTVEmulatorPlugin: TVEmulator {
 
     public var brand: String { "appletv" }
     public var summary: String {
-        "an Apple TV (Companion): pair-setup with a PIN it prints, pair-verify with its long-term key, encrypted keys, apps and power state"
+        "an Apple TV (Companion): pair-setup with a PIN it prints, pair-verify with its long-term key, encrypted keys, text, volume, apps and power state"
     }
     public var options: [OptionSpec] {
         [
             OptionSpec("port", type: .listenPort, help: "the Companion port (default 49153; 0 picks a free one)"),
             OptionSpec("pin", type: .text, help: "the PIN pairing shows (default: a new random one each time, printed as pairing_code)"),
             OptionSpec("identifier", type: .text, help: "the Apple TV's pairing identifier (default AA:BB:CC:DD:EE:FF)"),
+            OptionSpec("no-keyboard", help: "no text field is open: text-input sessions start empty, as with the keyboard down"),
+            OptionSpec("no-volume", help: "control no volume (no HDMI-CEC or speakers): volume levels are refused"),
             OptionSpec(
                 "misbehave", type: .choice(EmulatedAppleTV.Misbehaviour.allNames),
                 help: "fail a proof or signature, take a new key, or after verifying send garbage or an oversize frame, or never answer"),
@@ -32,6 +34,8 @@ public struct AppleTVEmulatorPlugin: TVEmulator {
         configuration.pin = settings.text("pin")
         configuration.identifier = settings.text("identifier") ?? configuration.identifier
         if let name = settings.name { configuration.name = name }
+        configuration.keyboard = !settings.flag("no-keyboard")
+        configuration.volumeControl = !settings.flag("no-volume")
         configuration.misbehaviour = settings.text("misbehave").flatMap(EmulatedAppleTV.Misbehaviour.init(rawValue:)) ?? .none
         return try EmulatedAppleTV.start(configuration, onEvent: onEvent)
     }

@@ -9,7 +9,8 @@ import PhotonNet
 /// reports as an event (`pairing_code`), pair-verify with its long-term Ed25519 key, then
 /// encrypted OPACK requests — the session start, HID keys, app launch and list, attention
 /// state and the events it pushes. Misbehaviour hooks let client tests see checks fail.
-/// Reports what it receives as events (`key`, `launch`, `paired`, `verified`, `power`).
+/// Reports what it receives as events (`key`, `launch`, `text`, `volume`, `paired`,
+/// `verified`, `power`).
 public final class EmulatedAppleTV: Sendable {
     public enum Misbehaviour: String, Sendable {
         case none
@@ -36,6 +37,10 @@ public final class EmulatedAppleTV: Sendable {
         public var model = "AppleTV14,1"
         public var identifier = "AA:BB:CC:DD:EE:FF"
         public var misbehaviour = Misbehaviour.none
+        /// Whether a text field is open (the keyboard is up) when it starts.
+        public var keyboard = true
+        /// Whether it controls a volume (over HDMI-CEC or AirPlay speakers).
+        public var volumeControl = true
         public init() {}
     }
 
@@ -50,6 +55,10 @@ public final class EmulatedAppleTV: Sendable {
         var attention: Int64 = 3
         var foreground = "com.apple.TVWatchList"
         var volume = 0.5
+        /// The focused text field's content; nil when no field is open.
+        var textField: String? = ""
+        /// Whether it controls a volume (HDMI-CEC or speakers); `_iMC` says so.
+        var volumeControl = true
         var serving = true
     }
 
@@ -82,6 +91,10 @@ public final class EmulatedAppleTV: Sendable {
         self.emit = emit
         key = Locked(try Ed25519PrivateKey())
         listener = try TCPListener(host: configuration.host, port: configuration.port)
+        state.withLock {
+            $0.textField = configuration.keyboard ? "" : nil
+            $0.volumeControl = configuration.volumeControl
+        }
         let task = Task { [weak self, listener] in
             while true {
                 guard let stream = try? await listener.accept() else { return }
@@ -127,11 +140,13 @@ public final class EmulatedAppleTV: Sendable {
 
     // MARK: one connection
 
-    private final class Session: @unchecked Sendable {
+    final class Session: @unchecked Sendable {
         var setup: PairSetupAccessory?
         var verify: PairVerifyAccessory?
         var cipher: CompanionCipher?
         var interests: Set<String> = []
+        /// The text-input session this client started (`_tiStart`), if any.
+        var textSession: [UInt8]?
     }
 
     private func serve(_ stream: SocketStream) async {
@@ -191,7 +206,7 @@ public final class EmulatedAppleTV: Sendable {
             guard session.cipher != nil else { throw PhotonError(.protocolViolation, "an OPACK message before verification") }
             guard !frame.payload.isEmpty else { return [] }
             let before = state.withLock { $0.attention }
-            var replies = try request(try OPACK.decode(frame.payload), session: session).map { [$0] } ?? []
+            var replies = try request(try OPACK.decode(frame.payload), session: session)
             let after = state.withLock { $0.attention }
             // A power change is pushed to a subscriber, as tvOS does.
             if after != before, session.interests.contains("SystemStatus") {
@@ -206,13 +221,6 @@ public final class EmulatedAppleTV: Sendable {
         }
     }
 
-    static let buttons: [Int64: String] = [
-        1: "Up", 2: "Down", 3: "Left", 4: "Right", 5: "Menu", 6: "Select", 7: "Home", 8: "VolumeUp", 9: "VolumeDown", 10: "Siri",
-        11: "Screensaver", 12: "Sleep", 13: "Wake", 14: "PlayPause", 15: "ChannelIncrement", 16: "ChannelDecrement", 17: "Guide",
-        18: "PageUp", 19: "PageDown",
-    ]
-    static let mediaControls: [Int64: String] = [1: "Play", 2: "Pause", 3: "NextTrack", 4: "PreviousTrack"]
-
     private func pairing(_ frame: CompanionFrame, session: Session) throws -> CompanionFrame {
         let message = try OPACK.decode(frame.payload)
         guard let data = message["_pd"]?.dataValue else { throw PhotonError(.protocolViolation, "a pairing frame without _pd") }
@@ -225,7 +233,7 @@ public final class EmulatedAppleTV: Sendable {
             emit(EmulatorEvent("pairing_code", [("code", .string(pin))]))
             let misbehaviour: PairSetupAccessory.Misbehaviour? =
                 configuration.misbehaviour == .wrongProof ? .wrongProof : configuration.misbehaviour == .wrongSignature ? .wrongSignature : nil
-            var accessory = try PairSetupAccessory(pin: pin, tvID: tvID, signingKey: signingKey, misbehaviour: misbehaviour)
+            let accessory = try PairSetupAccessory(pin: pin, tvID: tvID, signingKey: signingKey, misbehaviour: misbehaviour)
             answer = try accessory.m2(answering: tlv)
             session.setup = accessory
             kind = .pairSetupNext
@@ -260,79 +268,5 @@ public final class EmulatedAppleTV: Sendable {
         default: throw PhotonError(.protocolViolation, "an unexpected pairing frame")
         }
         return CompanionFrame(kind, OPACK.object([("_pd", .data(answer.encoded))]).encoded)
-    }
-
-    private func request(_ message: OPACK, session: Session) throws -> CompanionFrame? {
-        guard let name = message["_i"]?.stringValue else { return nil }
-        let content = message["_c"] ?? .object([])
-        if message["_t"]?.intValue == CompanionConnection.MessageType.event.rawValue {
-            if name == "_interest" {
-                for event in content["_regEvents"]?.arrayValue ?? [] { if let e = event.stringValue { session.interests.insert(e) } }
-            }
-            return nil
-        }
-        guard let xid = message["_x"] else { return nil }
-        switch configuration.misbehaviour {
-        case .silent: return nil
-        case .garbage: return CompanionFrame(.encryptedOPACK, [0xF0, 0xF1, 0xF2])
-        default: break
-        }
-        var answer: OPACK = .object([])
-        var failure: String?
-        switch name {
-        case "_systemInfo": answer = .object([("_n", .string(configuration.name)), ("_mdl", .string(configuration.model))])
-        case "_sessionStart": answer = .object([("_sid", .int(Int64.random(in: 1...0xFFFF_FFFF)))])
-        case "_sessionStop", "_touchStart", "_touchStop", "_tiStop", "TVRCSessionStart": break
-        case "_tiStart": answer = .object([])
-        case "_hidC":
-            guard let code = content["_hidC"]?.intValue, let state = content["_hBtS"]?.intValue else {
-                failure = "bad _hidC"
-                break
-            }
-            guard let button = Self.buttons[code] else {
-                failure = "unknown button \(code)"
-                break
-            }
-            // A press is the button's release; its press down is reported apart.
-            if state == 1 {
-                emit(EmulatorEvent("key_down", [("key", .string(button)), ("code", .int(Int(code)))]))
-            } else {
-                emit(EmulatorEvent("key", [("key", .string(button)), ("code", .int(Int(code)))]))
-                if code == 12 { setPower(1) }
-                if code == 13 { setPower(3) }
-            }
-        case "_launchApp":
-            if let bundle = content["_bundleID"]?.stringValue {
-                guard Self.apps.contains(where: { $0.0 == bundle }) else {
-                    failure = "no such app"
-                    break
-                }
-                self.state.withLock { $0.foreground = bundle }
-                emit(EmulatorEvent("launch", [("app", .string(bundle))]))
-            } else if let url = content["_urlS"]?.stringValue {
-                emit(EmulatorEvent("launch", [("url", .string(url))]))
-            } else {
-                failure = "nothing to launch"
-            }
-        case "FetchLaunchableApplicationsEvent": answer = .object(Self.apps.map { ($0.0, .string($0.1)) })
-        case "FetchAttentionState": answer = .object([("state", .int(self.state.withLock { $0.attention }))])
-        case "_mcc":
-            if let code = content["_mcc"]?.intValue, let control = Self.mediaControls[code] {
-                emit(EmulatorEvent("key", [("key", .string(control)), ("code", .int(Int(code)))]))
-            }
-            if content["_mcc"]?.intValue == 6, let volume = content["_vol"]?.doubleValue {
-                self.state.withLock { $0.volume = volume }
-                emit(EmulatorEvent("volume", [("level", .int(Int((volume * 100).rounded())))]))
-            }
-        default: failure = "unknown request \(name)"
-        }
-        var fields: [(String, OPACK)] = [("_t", .int(CompanionConnection.MessageType.response.rawValue)), ("_x", xid)]
-        if let failure { fields.append(("_em", .string(failure))) } else { fields.append(("_c", answer)) }
-        return CompanionFrame(.encryptedOPACK, OPACK.object(fields).encoded)
-    }
-
-    private func setPower(_ attention: Int64) {
-        state.withLock { $0.attention = attention }
-        emit(EmulatorEvent("power", [("state", .string(attention == 1 ? "asleep" : "awake"))]))
     }
 }

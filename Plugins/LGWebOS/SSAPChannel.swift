@@ -134,7 +134,12 @@ final class SSAPChannel: Sendable {
         failAll(PhotonError(.connectionClosed, "the session to the TV is closed"))
         if let task = reader.withLock({ $0 }) {
             task.cancel()
-            await task.value
+            // Bounded: a reader that does not notice (inside a read the close did not
+            // end) must not hold up the caller; it ends on its own once the socket is gone.
+            let ended: Void? = try? await waitAtMost(.seconds(2)) { await task.value }
+            if ended == nil {
+                log.debug("lg: the SSAP reader did not end within 2 s of closing; not waiting for it")
+            }
         }
     }
 }

@@ -97,7 +97,12 @@ extension EmulatedLGTV {
         guard case .success(let fields)? = statePayload(uri) else { return }
         for client in state.withLock({ Array($0.clients.values) }) {
             for subscription in client.state.withLock({ $0.subscriptions }) where subscription.uri == uri {
-                try? await respond(client, subscription.id, fields)
+                do {
+                    try await respond(client, subscription.id, fields)
+                } catch {
+                    // A subscriber that cannot be told is gone; say so rather than hide it.
+                    emit(EmulatorEvent("push_failed", [("uri", .string(uri)), ("error", .string(PhotonError.wrap(error).message))]))
+                }
             }
         }
     }

@@ -9,9 +9,13 @@ enum ProbeCommand {
             options: [
                 OptionSpec("port", type: .port, help: "each brand's main port to try instead of its default"),
                 OptionSpec("brand", type: .choice(registry.ids), help: "only this brand"),
+                OptionSpec("mdns-port", type: .port, help: "where to send the unicast DNS-SD query (default 5353; emulated TVs use another)"),
             ] + BrandOptions.specs(registry),
-            details: (registry.adapters.map(\.descriptor.help.probe).filter { !$0.isEmpty } + ["Each try is bounded by --timeout (default here 3 s)."])
-                .joined(separator: "\n"),
+            details: (registry.adapters.map(\.descriptor.help.probe).filter { !$0.isEmpty } + [
+                "The host is also asked what it announces (a unicast DNS-SD query to port 5353): a TV that answers is listed with its own name and ports.",
+                "Each try is bounded by --timeout (default here 3 s).",
+            ])
+            .joined(separator: "\n"),
             examples: ["photon probe 192.168.1.20", "photon probe tv.local --json"], run: run)
     }
 
@@ -24,12 +28,17 @@ enum ProbeCommand {
             guard let port = UInt16(text), port > 0 else { throw PhotonError(.usage, "--port takes a port number from 1 to 65535") }
             mainPort = port
         }
+        var mdnsPort = DNSSD.port
+        if let text = parsed.value("mdns-port") {
+            guard let port = UInt16(text), port > 0 else { throw PhotonError(.usage, "--mdns-port takes a port number from 1 to 65535") }
+            mdnsPort = port
+        }
         let brandOptions = try BrandOptions(parsed, registry: context.registry)
         let adapters = try parsed.value("brand").map { [try context.registry.adapter(id: $0)] } ?? context.registry.adapters
         let results = try await context.photon.probe(
             host: host, brands: adapters.map(\.id),
             ports: Dictionary(uniqueKeysWithValues: adapters.map { ($0.id, brandOptions.ports(for: $0, mainPort: mainPort)) }),
-            timeout: parsed.value("timeout") == nil ? .seconds(3) : context.timeout)
+            timeout: parsed.value("timeout") == nil ? .seconds(3) : context.timeout, mdnsPort: mdnsPort)
         var found = 0
         var tried: [String] = []
         for probed in results {
@@ -44,10 +53,10 @@ enum ProbeCommand {
                         ("port", .int(Int(candidate.endpoint.port))), ("id", .optional(candidate.id)), ("model", .optional(candidate.model)),
                         ("mac", .optional(candidate.mac)),
                         ("ports", .object(candidate.ports.sorted { $0.key < $1.key }.map { ($0.key, .int(Int($0.value))) })),
-                        ("remarks", .array(candidate.remarks.map { .string($0) })),
+                        ("remarks", .array(candidate.remarks.map { .string($0) })), ("announced", .bool(probed.announced)),
                     ]),
                     text:
-                        "\(candidate.brand)  \(Redaction.sanitize(candidate.name))\(candidate.model.map { "  model \(Redaction.sanitize($0))" } ?? "")\(candidate.mac.map { "  mac \($0)" } ?? "")  ports: \(portsText)"
+                        "\(candidate.brand)  \(Redaction.sanitize(candidate.name))\(candidate.model.map { "  model \(Redaction.sanitize($0))" } ?? "")\(candidate.mac.map { "  mac \($0)" } ?? "")  ports: \(portsText)\(probed.announced ? "  (announced)" : "")"
                         + candidate.remarks.map { "\n  note: " + $0 }.joined())
             case .success(nil):
                 tried.append("\(brand): answered, but not as this brand")

@@ -20,6 +20,9 @@ public final class ConformanceHarness: Sendable {
     public let emulator: any TVEmulator
     public let tv: any RunningEmulator
     public let log = Locked<[EmulatorEvent]>([])
+    /// How far the check got on the client's side (pairing, opening, closing), for the
+    /// message of a check that is stuck.
+    public let steps = Locked<[String]>([])
     public let context: AdapterContext
     public let route: ConformanceRoute
     let check: String
@@ -118,21 +121,31 @@ public final class ConformanceHarness: Sendable {
     }
 
     public func pair(code: String? = nil) async throws -> PairedTV {
-        try await adapter.pairing(with: endpoint, options: pairingOptions, context: context).run(responder: Responder(harness: self, code: code))
+        step("pairing")
+        defer { step("pairing ended") }
+        return try await adapter.pairing(with: endpoint, options: pairingOptions, context: context).run(
+            responder: Responder(harness: self, code: code))
     }
+
+    /// Notes a step the client took.
+    public func step(_ name: String) { steps.withLock { $0.append(name) } }
 
     /// A session to the paired TV by this harness's route: the adapter's own, or a door's
     /// controller session over a store that holds `paired` (stored again each call, so a
     /// check's second session sees the same pairing).
     public func openSession(_ paired: PairedTV) async throws -> any ConformanceSession {
+        step("opening a session")
+        defer { step("opening ended") }
         switch route {
         case .adapter:
-            return AdapterRouteSession(session: try await adapter.openSession(device: paired.device, secrets: paired.secrets, context: context))
+            return AdapterRouteSession(
+                session: try await adapter.openSession(device: paired.device, secrets: paired.secrets, context: context), harness: self)
         case .control(_, let make):
             let paths = try await store(paired)
             let control = try await make(paths, AdapterRegistry([adapter]), context.clock)
             do {
-                let session = ControlRouteSession(control: control, session: try await control.open(Self.storedName, source: .cli))
+                let session = ControlRouteSession(control: control, session: try await control.open(Self.storedName, source: .cli), harness: self)
+                step("settling")
                 await session.settle()
                 return session
             } catch {

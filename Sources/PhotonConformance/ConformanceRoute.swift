@@ -54,6 +54,7 @@ public protocol ConformanceSession: Sendable {
 /// The adapter's own session.
 struct AdapterRouteSession: ConformanceSession {
     let session: any RemoteSession
+    let harness: ConformanceHarness
     var capabilities: Capabilities? { session.capabilities }
     var closingEndsTheConnection: Bool { true }
     var reconnects: Bool { false }
@@ -66,13 +67,18 @@ struct AdapterRouteSession: ConformanceSession {
         }
         return outcome.map { (ended: $0.0, reason: $0.1) } ?? (false, nil)
     }
-    func close() async { await session.close() }
+    func close() async {
+        harness.step("closing the session")
+        await session.close()
+        harness.step("closed")
+    }
 }
 
 /// A door's controller session (`TVControl.open`), with the control it came from.
 struct ControlRouteSession: ConformanceSession {
     let control: any TVControl
     let session: any TVControlSession
+    let harness: ConformanceHarness
     var capabilities: Capabilities? { nil }
     var closingEndsTheConnection: Bool { control.route == "direct" }
     var reconnects: Bool { true }
@@ -94,8 +100,11 @@ struct ControlRouteSession: ConformanceSession {
         return outcome.map { (ended: $0.0, reason: $0.1) } ?? (false, nil)
     }
     func close() async {
+        harness.step("closing the session")
         await session.close()
+        harness.step("closing the control")
         await control.close()
+        harness.step("closed")
     }
 
     /// Waits (at most `limit`) until the TV's connection settled: connected, or failed.

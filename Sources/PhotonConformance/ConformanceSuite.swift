@@ -67,10 +67,11 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
         guard let outcome else {
             // What the emulated TV saw last says how far the check got.
             let seen = started.withLock { $0 }.map { h in h.log.withLock { $0.suffix(12).map(\.name) } } ?? []
+            let steps = started.withLock { $0 }.map { h in h.steps.withLock { $0.suffix(8) } } ?? []
             throw ConformanceFailure(
                 check: "\(plugin.adapter.id) \(rawValue) (\(route))",
                 message:
-                    "still running after \(Int(Self.limit.seconds)) s: something in it is stuck; the TV's last events: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))"
+                    "still running after \(Int(Self.limit.seconds)) s: something in it is stuck; the TV's last events: \(seen.isEmpty ? "none" : seen.joined(separator: ", ")); the client's last steps: \(steps.isEmpty ? "none" : steps.joined(separator: ", "))"
             )
         }
         return outcome

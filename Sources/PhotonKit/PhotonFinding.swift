@@ -13,18 +13,30 @@ extension Photon {
         public var brand: String
         /// What it found at the address (nil: not this brand), or why it could not tell.
         public var result: Result<TVCandidate?, PhotonError>
+        /// Whether the TV described itself in answer to a unicast DNS-SD query (its name,
+        /// and the port it announces), rather than only answering the brand's own probe.
+        public var announced = false
     }
 
-    /// Asks every adapter (or `brands`) at once whether its kind of TV answers at `host`.
+    /// Asks every adapter (or `brands`) at once whether its kind of TV answers at `host`,
+    /// and the host itself what it announces: a unicast DNS-SD query to `mdnsPort` for
+    /// every service type those brands discover, whose answer gives a brand's candidate
+    /// its announced name and port (an Apple TV's Companion port is not fixed).
     /// `ports` per brand override its named ports (`["androidtv": ["pairing": 7467]]`).
-    public func probe(host: String, brands: [String]? = nil, ports: [String: [String: UInt16]] = [:], timeout: Duration? = nil) async throws
-        -> [ProbeResult]
-    {
+    public func probe(
+        host: String, brands: [String]? = nil, ports: [String: [String: UInt16]] = [:], timeout: Duration? = nil,
+        mdnsPort: UInt16 = DNSSD.port
+    ) async throws -> [ProbeResult] {
         let adapters = try brands.map { try $0.map { try registry.adapter(id: $0) } } ?? registry.adapters
         var context = try await sessions.adapterContext()
         context.timeout = timeout ?? context.timeout
         let probeContext = context
-        return await withTaskGroup(of: ProbeResult.self) { group in
+        let types = Array(Set(adapters.flatMap(\.descriptor.discovery.serviceTypes))).sorted()
+        // The answer is about the address asked, whatever addresses it lists.
+        async let announced =
+            (try? await DNSSDProber.services(host: host, port: mdnsPort, types: types, timeout: min(probeContext.timeout, .seconds(2))))?
+            .map { DiscoveredService(name: $0.name, type: $0.type, host: $0.host, addresses: [host], port: $0.port, txt: $0.txt) } ?? []
+        let probed = await withTaskGroup(of: ProbeResult.self) { group in
             for adapter in adapters {
                 group.addTask {
                     do {
@@ -40,6 +52,21 @@ extension Photon {
             var all: [ProbeResult] = []
             for await item in group { all.append(item) }
             return all.sorted { $0.brand < $1.brand }
+        }
+        let services = await announced
+        return probed.map { result in
+            guard let adapter = adapters.first(where: { $0.id == result.brand }),
+                let candidate = services.lazy.compactMap({ adapter.recognise($0) }).first
+            else { return result }
+            // What the TV announces wins over a guess; ports only the probe learned are kept.
+            var merged = candidate
+            if case .success(let probedCandidate?) = result.result {
+                merged.ports.merge(probedCandidate.ports) { announced, _ in announced }
+                merged.id = merged.id ?? probedCandidate.id
+                merged.mac = merged.mac ?? probedCandidate.mac
+                merged.model = merged.model ?? probedCandidate.model
+            }
+            return ProbeResult(brand: result.brand, result: .success(merged), announced: true)
         }
     }
 

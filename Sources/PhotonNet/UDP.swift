@@ -156,3 +156,44 @@ public enum WakeOnLANSender {
         return sent
     }
 }
+
+/// Unicast DNS-SD to one host: a query sent from an ordinary port straight to its mDNS
+/// port, answered back to that port. No multicast and no avahi-daemon, so it works across
+/// routers and in containers; hosts that answer only multicast stay silent.
+public enum DNSSDProber {
+    /// The services `host` answers for `types` within `timeout`: the query is sent again
+    /// after a moment without an answer (UDP may drop it), and collecting stops shortly
+    /// after the first answer. Malformed answers and other senders' datagrams are dropped.
+    public static func services(host: String, port: UInt16 = DNSSD.port, types: [String], timeout: Duration) async throws
+        -> [DiscoveredService]
+    {
+        guard !types.isEmpty else { return [] }
+        let socket = try UDPReceiver(host: host.contains(":") ? "::" : "0.0.0.0", port: 0)
+        defer { socket.close() }
+        let id = UInt16.random(in: 1...UInt16.max)
+        let query = try DNSSD.query(types: types, id: id)
+        try socket.send(query, to: host, port: port)
+        let start = ContinuousClock.now
+        var end = start + timeout
+        var resent = false
+        var found: [DiscoveredService] = []
+        while ContinuousClock.now < end {
+            let wait = resent || !found.isEmpty ? end - ContinuousClock.now : min(end - ContinuousClock.now, .milliseconds(700))
+            guard let (bytes, sender) = try? await socket.receive(maxLength: DNSSD.maximumMessageSize + 1, timeout: wait) else {
+                if !resent, found.isEmpty, ContinuousClock.now < end {
+                    resent = true
+                    try? socket.send(query, to: host, port: port)
+                    continue
+                }
+                break
+            }
+            // Only the asked host's answer to this query counts.
+            guard sender.port == port, bytes.count >= 2, UInt16(bytes[0]) << 8 | UInt16(bytes[1]) == id || bytes[0...1] == [0, 0],
+                let services = try? DNSSD.services(in: bytes, sender: sender.host)
+            else { continue }
+            for service in services where !found.contains(service) { found.append(service) }
+            if !found.isEmpty { end = min(end, ContinuousClock.now + .milliseconds(150)) }
+        }
+        return found
+    }
+}

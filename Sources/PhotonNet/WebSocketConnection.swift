@@ -289,8 +289,9 @@ public final class WebSocketConnection: MessageStream {
             }
             if waitForPeer && closeState.withLock({ $0.peerCode == nil }) {
                 // Give the peer a moment to answer; anything before its close frame is
-                // read and dropped. Bounded even if another task is reading.
-                _ = try? await withTimeout(.seconds(2), "the WebSocket close handshake") {
+                // read and dropped. Bounded even if another task is reading, and even if
+                // that read does not notice being cancelled (closing the stream ends it).
+                _ = try? await waitAtMost(.seconds(2)) {
                     while self.closeState.withLock({ $0.peerCode == nil }) {
                         guard try await self.receive(timeout: nil) != nil else { break }
                     }

@@ -66,9 +66,48 @@ import Testing
     }
 }
 
+extension AppleTVInteropTests {
+    /// Python's plistlib reads what Photon writes to the same values, and Photon reads what
+    /// plistlib writes (UIDs, every integer width, UTF-16 text, long counts).
+    @Test func binaryPlistsMatchPlistlibBothWays() throws {
+        let theirs = try #require(try json(try peer(["plists"])) as? [String: String])
+        #expect(theirs.count == 9)
+        for (name, hex) in theirs {
+            let value = try BinaryPlist.decode(try Hex.decode(hex))
+            let again = try #require(try json(try peer(["unplist", Hex.encode(BinaryPlist.encode(value)), hex])) as? [Any], "\(name)")
+            // plistlib reads Photon's bytes and its own to the same thing.
+            #expect(
+                String(data: try JSONSerialization.data(withJSONObject: again[0], options: .sortedKeys), encoding: .utf8)
+                    == String(data: try JSONSerialization.data(withJSONObject: again[1], options: .sortedKeys), encoding: .utf8), "\(name)")
+        }
+        let ints = try BinaryPlist.decode(try Hex.decode(try #require(theirs["ints"])))
+        #expect(ints.arrayValue?.last == .int(Int64.min))
+        #expect(ints.arrayValue?[8] == .int(Int64.max))
+        let strings = try BinaryPlist.decode(try Hex.decode(try #require(theirs["strings"])))
+        #expect(strings.arrayValue?.suffix(3) == [.string("café"), .string("日本語 ✓"), .string("emoji 🙂")])
+    }
+
+    /// The text-input archives: Photon reads pyatv's `_tiC` payloads, pyatv's archive
+    /// reader finds the session and text in Photon's (and in the emulator's `_tiStart`).
+    @Test func textInputArchivesMatchPyatvBothWays() throws {
+        let session = Array(UInt8(0xA0)..<0xB0)
+        let theirs = try #require(try json(try peer(["rti", Hex.encode(session), "naïve 🙂"])) as? [String: String])
+        #expect(try RemoteTextInput.operation(in: try Hex.decode(try #require(theirs["insert"]))) == .insert("naïve 🙂", session: session))
+        #expect(try RemoteTextInput.operation(in: try Hex.decode(try #require(theirs["clear"]))) == .clear(session: session))
+        let insert = try #require(try json(try peer(["tic", Hex.encode(RemoteTextInput.insert("naïve 🙂", session: session))])) as? [Any])
+        #expect(insert[0] as? String == Hex.encode(session) && insert[1] as? String == "naïve 🙂" && insert[2] is NSNull)
+        let clear = try #require(try json(try peer(["tic", Hex.encode(RemoteTextInput.clear(session: session))])) as? [Any])
+        #expect(clear[0] as? String == Hex.encode(session) && clear[1] is NSNull && clear[2] as? String == "")
+        let started = try #require(
+            try json(try peer(["tistart", Hex.encode(RemoteTextInput.sessionStarted(session: session, text: "already"))])) as? [Any])
+        #expect(started[0] as? String == Hex.encode(session) && started[1] as? String == "already")
+    }
+}
+
 /// pyatv 0.18.0's `atvremote` against the emulated Apple TV: it pairs with the PIN over
 /// Companion (our accessory's SRP, signatures and encryption as pyatv computes them), then
-/// connects with its credentials and sends keys, launches an app and lists apps.
+/// connects with its credentials and sends keys, launches an app, lists apps, sets text
+/// and the volume, and turns the Apple TV off and on.
 @Suite(.serialized) struct PyatvDrivesTheEmulatorTests {
     @Test func atvremotePairsThenSendsKeysAndLaunches() async throws {
         let events = Locked<[EmulatorEvent]>([])
@@ -97,11 +136,17 @@ import Testing
         let credentials = try #require(
             output.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.split(separator: ":").count >= 4 && $0.count > 100 },
             "no credentials in \(output)")
-        for command in ["up", "launch_app=com.netflix.Netflix", "app_list"] {
+        let commands = ["up", "launch_app=com.netflix.Netflix", "app_list", "text_set=the expanse", "set_volume=40", "turn_off", "power_state"]
+        for command in commands + ["turn_on", "power_state"] {
             let done = try await run(["--companion-credentials", credentials, command])
             #expect(done.process.terminationStatus == 0, "\(command): \(done.standardOutput) \(done.standardError)")
             if command == "app_list" { #expect(done.standardOutput.contains("Netflix"), "\(done.standardOutput)") }
         }
+        // text_set is stop, start, clear, insert; set_volume waits for the _iMC that confirms it.
+        #expect(events.withLock { $0.contains { $0.name == "text_cleared" } })
+        #expect(events.withLock { $0.last { $0.name == "text" }?["field"]?.string } == "the expanse")
+        #expect(events.withLock { $0.last { $0.name == "volume" }?["level"] } == .int(40))
+        #expect(events.withLock { $0.filter { $0.name == "power" }.map { $0["state"]?.string ?? "" } } == ["asleep", "awake"])
         let keys = events.withLock { $0.filter { $0.name.hasPrefix("key") }.map { "\($0.name) \($0["key"]?.string ?? "")" } }
         #expect(keys.contains("key_down Up") && keys.contains("key Up"), "\(keys)")
         #expect(events.withLock { $0.contains { $0.name == "launch" && $0["app"]?.string == "com.netflix.Netflix" } })

@@ -3,6 +3,7 @@ import Foundation
 import PhotonCore
 import PhotonEmulatorSupport
 import PhotonNet
+import PhotonTestSupport
 import Testing
 
 @testable import AppleTV
@@ -125,5 +126,70 @@ import Testing
         await #expect(throws: PhotonError.self) { try await connection.request("_systemInfo", timeout: .seconds(1)) }
         #expect(ContinuousClock.now - started < .seconds(5))
         if misbehaviour != .silent { #expect(await connection.endReason != nil, "the connection stayed open after \(misbehaviour)") }
+    }
+
+    /// An open remote session on a verified connection, as the adapter makes it.
+    func session(_ tv: EmulatedAppleTV, _ events: Locked<[EmulatorEvent]>) async throws -> AppleTVSession {
+        let credentials = try await pair(tv, events)
+        let connection = try await connect(tv)
+        try await CompanionPairing.verify(on: connection, credentials: credentials, timeout: .seconds(5))
+        let context = AdapterContext(connector: NetConnector(), clientIdentity: try TestEnvironment.sharedClientIdentity, timeout: .seconds(5))
+        return try await AppleTVSession.open(connection, context: context)
+    }
+
+    /// Text goes through the text-input session: typed text is inserted into the open
+    /// field (appended, as typing does), and with no field open nothing is sent.
+    @Test func textIsTypedIntoTheOpenFieldThroughTheTextInputSession() async throws {
+        let (tv, events) = try start()
+        defer { Task { await tv.stop() } }
+        let session = try await session(tv, events)
+        defer { Task { await session.close() } }
+        try await session.send(.text("the "))
+        try await session.send(.text("expanse"))
+        try await waitFor(events) { $0.filter { $0.name == "text" }.count == 2 }
+        #expect(events.withLock { $0.last { $0.name == "text" }?["field"]?.string } == "the expanse")
+        #expect(!events.withLock { $0.contains { $0.name == "text_refused" } })
+        #expect(!session.confirms(.text("x")))
+
+        let (closed, closedEvents) = try start { $0.keyboard = false }
+        defer { Task { await closed.stop() } }
+        let noField = try await self.session(closed, closedEvents)
+        defer { Task { await noField.close() } }
+        let error = await #expect(throws: PhotonError.self) { try await noField.send(.text("x")) }
+        #expect(error?.code == .notFound)
+        #expect(error?.hint?.contains("text field") == true)
+        #expect(!closedEvents.withLock { $0.contains { $0.name == "text" || $0.name == "text_refused" } })
+    }
+
+    /// A volume level is a media control, reported back once the Apple TV confirms it;
+    /// one that controls no volume refuses with the reason, nothing sent.
+    @Test func aVolumeLevelIsSetAndReportedOrRefusedWithTheReason() async throws {
+        let (tv, events) = try start()
+        defer { Task { await tv.stop() } }
+        let session = try await session(tv, events)
+        defer { Task { await session.close() } }
+        let seen = Locked<[TVEvent]>([])
+        let watcher = Task { for await event in session.events { seen.withLock { $0.append(event) } } }
+        defer { watcher.cancel() }
+        // The flags that come with registering show the level it has (50).
+        try await waitFor(seen) { $0.contains(.volume(VolumeState(level: 50, maximum: 100, muted: false))) }
+        try await session.send(.setVolume(35))
+        try await waitFor(seen) { $0.contains(.volume(VolumeState(level: 35, maximum: 100, muted: false))) }
+        #expect(events.withLock { $0.last { $0.name == "volume" }?["level"] } == .int(35))
+
+        let (mute, muteEvents) = try start { $0.volumeControl = false }
+        defer { Task { await mute.stop() } }
+        let noVolume = try await self.session(mute, muteEvents)
+        defer { Task { await noVolume.close() } }
+        // Refused whether its media controls arrived first (nothing sent) or not (the
+        // Apple TV refuses the request).
+        let error = await #expect(throws: PhotonError.self) { try await noVolume.send(.setVolume(10)) }
+        #expect(error?.code == .unsupported)
+        #expect(!muteEvents.withLock { $0.contains { $0.name == "volume" } })
+    }
+
+    func waitFor<T: Sendable>(_ list: Locked<[T]>, _ found: @escaping ([T]) -> Bool) async throws {
+        for _ in 0..<500 where !found(list.withLock { $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        if !found(list.withLock { $0 }) { throw TestFailure("not seen in 5 s: \(list.withLock { $0 })") }
     }
 }

@@ -135,16 +135,21 @@ func lgContext(timeout: Duration = .seconds(5), log: LogLines = LogLines()) thro
     }
 
     @Test func subscriptionsFeedPowerAppVolumeAndPlayback() async throws {
-        let (tv, _) = try await startLG()
+        let (tv, emulated) = try await startLG()
         defer { Task { await tv.stop() } }
-        let ctx = try lgContext()
+        let lines = LogLines()
+        let ctx = try lgContext(log: lines)
         let paired = try await pair(tv, ctx)
         let session = try await adapter.openSession(device: paired.device, secrets: paired.secrets, context: ctx)
         let seen = Locked<[TVEvent]>([])
         let watcher = Task { for await event in session.events { seen.withLock { $0.append(event) } } }
         func wait(_ what: String, _ found: @escaping ([TVEvent]) -> Bool) async throws {
             for _ in 0..<500 where !found(seen.withLock { $0 }) { try await Task.sleep(for: .milliseconds(10)) }
-            if !found(seen.withLock { $0 }) { throw TestFailure("no \(what) in \(seen.withLock { $0 })") }
+            // A failure says what the TV saw and did, and what the adapter logged.
+            if !found(seen.withLock { $0 }) {
+                throw TestFailure(
+                    "no \(what) in \(seen.withLock { $0 }); the TV's events: \(emulated.all.map(\.name)); log:\n\(lines.text)")
+            }
         }
         try await wait("state") { events in
             events.contains(.power(isOn: true)) && events.contains(.currentApp("com.webos.app.home"))

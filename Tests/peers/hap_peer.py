@@ -10,6 +10,14 @@
     hap_peer.py tlv HEX            pyatv's TLV8 reader: {tag: hex}
     hap_peer.py hkdf SECRET SALT INFO   pyatv's HKDF-SHA512 (32 bytes), text salt and info
     hap_peer.py chacha KEY NONCE AAD PLAIN   cryptography's ChaCha20-Poly1305 seal (hex)
+    hap_peer.py plists             the sample property lists written by plistlib (binary):
+                                   {name: hex}
+    hap_peer.py unplist HEX...     reads each with plistlib and prints it as JSON (data as
+                                   {"data": hex}, UIDs as {"uid": n}, reals as {"real": x})
+    hap_peer.py rti UUID TEXT      pyatv's RTI payloads: {"insert": hex, "clear": hex}
+    hap_peer.py tistart HEX        pyatv's reading of a _tiStart archive: [uuid hex, text]
+    hap_peer.py tic HEX            what pyatv's archive reader finds in a _tiC payload:
+                                   [uuid hex, insertion text or null, text to assert or null]
 """
 
 import hashlib
@@ -49,6 +57,39 @@ def samples():
     }
 
 
+def plist_samples():
+    import plistlib
+    return {
+        "ints": [0, 1, 255, 256, 65535, 65536, 2**32 - 1, 2**32, 2**63 - 1, -1, -2**63],
+        "reals": [0.0, 1.5, -2.25, 1e300], "bools": [True, False],
+        "strings": ["", "a", "fourteen chars", "fifteen chars!!", "x" * 300, "café", "日本語 ✓", "emoji 🙂"],
+        "data": [b"", bytes(range(14)), bytes(range(15)), bytes(300)],
+        "uids": [plistlib.UID(0), plistlib.UID(255), plistlib.UID(256), plistlib.UID(70000)],
+        "nested": {"list": [1, [2, [3, {"deep": "yes"}]]], "dict": {f"k{i}": i for i in range(20)}},
+        "archive": {"$version": 100000, "$archiver": "RTIKeyedArchiver", "$top": {"t": plistlib.UID(1)},
+                    "$objects": ["$null", {"$class": plistlib.UID(2), "v": "x"},
+                                 {"$classname": "C", "$classes": ["C", "NSObject"]}]},
+        "many": list(range(300)),
+    }
+
+
+def plist_json(value):
+    import plistlib
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, float):
+        return {"real": value}
+    if isinstance(value, plistlib.UID):
+        return {"uid": value.data}
+    if isinstance(value, bytes):
+        return {"data": value.hex()}
+    if isinstance(value, list):
+        return [plist_json(v) for v in value]
+    if isinstance(value, dict):
+        return [[k, plist_json(v)] for k, v in value.items()]
+    return value
+
+
 def to_json(value):
     if isinstance(value, bytes):
         return {"data": value.hex()}
@@ -86,6 +127,29 @@ def main():
         from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
         key, nonce, aad, plain = (bytes.fromhex(x) for x in sys.argv[2:6])
         print(ChaCha20Poly1305(key).encrypt(nonce, plain, aad or None).hex())
+    elif mode == "plists":
+        import plistlib
+        print(json.dumps({name: plistlib.dumps(value, fmt=plistlib.FMT_BINARY, sort_keys=False).hex()
+                          for name, value in plist_samples().items()}))
+    elif mode == "unplist":
+        import plistlib
+        print(json.dumps([plist_json(plistlib.loads(bytes.fromhex(text))) for text in sys.argv[2:]]))
+    elif mode == "rti":
+        from pyatv.protocols.companion.plist_payloads import get_rti_clear_text_payload, get_rti_input_text_payload
+        session = bytes.fromhex(sys.argv[2])
+        print(json.dumps({"insert": get_rti_input_text_payload(session, sys.argv[3]).hex(),
+                          "clear": get_rti_clear_text_payload(session).hex()}))
+    elif mode == "tistart":
+        from pyatv.protocols.companion import keyed_archiver
+        session, text = keyed_archiver.read_archive_properties(
+            bytes.fromhex(sys.argv[2]), ["sessionUUID"], ["documentState", "docSt", "contextBeforeInput"])
+        print(json.dumps([session.hex(), text]))
+    elif mode == "tic":
+        from pyatv.protocols.companion import keyed_archiver
+        session, text, asserted = keyed_archiver.read_archive_properties(
+            bytes.fromhex(sys.argv[2]), ["textOperations", "targetSessionUUID", "NS.uuidbytes"],
+            ["textOperations", "keyboardOutput", "insertionText"], ["textOperations", "textToAssert"])
+        print(json.dumps([session.hex(), text, asserted]))
 
 
 if __name__ == "__main__":
