@@ -23,7 +23,7 @@ build:
 ## running them at once turns CPU contention into spurious timeouts. Each phase runs under
 ## a watchdog (scripts/run-tests.sh): one stuck past its limit prints its threads and the
 ## tests still open, and fails, instead of hanging CI.
-PURE_TESTS = PhotonCoreTests\.|PhotonCryptoTests\.|PhotonStoreTests\.|\.(HTTPDoorRulesTests|OPACKTests|HAPPairingTests|CompanionFrameTests|LGMessageTests|ParserTests|SessionPoolTests|DeadlineQueueTests|WebSocketCodecTests|ServiceProtocolTests|MQTTBoundsTests|RokuCodecTests|SamsungCodecTests|RemoteCodecTests|PoloCodecTests|PairingSecretTests|FramingTests)/
+PURE_TESTS = PhotonCoreTests\.|PhotonCryptoTests\.|PhotonStoreTests\.|\.(HTTPDoorRulesTests|BinaryPlistTests|OPACKTests|HAPPairingTests|CompanionFrameTests|LGMessageTests|ParserTests|SessionPoolTests|DeadlineQueueTests|WebSocketCodecTests|ServiceProtocolTests|MQTTBoundsTests|RokuCodecTests|SamsungCodecTests|RemoteCodecTests|PoloCodecTests|PairingSecretTests|FramingTests)/
 test:
 	scripts/setup.sh test
 	scripts/check-format.sh

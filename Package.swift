@@ -94,7 +94,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"], .when(configuration: .release))]),
         .executableTarget(
             name: "photon-emulator",
-            dependencies: ["PhotonCore", "PhotonArguments", "PhotonPlugins", "PhotonEmulatorSupport", "PhotonDiscovery"],
+            dependencies: ["PhotonCore", "PhotonArguments", "PhotonPlugins", "PhotonEmulatorSupport", "PhotonDiscovery", "PhotonNet"],
             path: "Sources/photon-emulator"),
 
         // The registration list: every brand's adapter and emulated TV (one line each).

@@ -41,5 +41,6 @@ let package = Package(
         .executableTarget(name: "FuzzADBMessages", dependencies: [core, fireTV, fireTVEmulator]),
         .executableTarget(name: "FuzzCompanionMessages", dependencies: [core, appleTV]),
         .executableTarget(name: "FuzzBinaryPlist", dependencies: [core, appleTV]),
+        .executableTarget(name: "FuzzDNSSD", dependencies: [core]),
     ]
 )

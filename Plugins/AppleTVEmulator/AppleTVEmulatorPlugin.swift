@@ -54,9 +54,21 @@ extension EmulatedAppleTV: RunningEmulator {
     public var announcement: EmulatorAnnouncement {
         EmulatorAnnouncement(
             serviceType: "_companion-link._tcp", port: port,
-            txt: ["rpMd": configuration.model, "rpHN": configuration.name, "rpFl": "0x20000", "rpVr": "715.2"])
+            // rpFl 0x4000: pairs with a PIN; rpMRtID: the stable id pyatv keys a device by.
+            txt: [
+                "rpMd": configuration.model, "rpHN": configuration.name, "rpFl": "0x24000", "rpVr": "715.2",
+                "rpMRtID": mediaRouteID,
+            ],
+            companions: [EmulatorAnnouncement(serviceType: "_device-info._tcp", port: 0, txt: ["model": configuration.model])])
     }
     public var pairingCodeEvent: String? { "pairing_code" }
+    /// A UUID made from the pairing identifier, so it stays the same across restarts.
+    var mediaRouteID: String {
+        let hash = Digest.sha256(Array(configuration.identifier.utf8))
+        let hex = Hex.encode(Array(hash.prefix(16))).uppercased()
+        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        return parts.map(String.init).joined(separator: "-")
+    }
     public func rotateCertificate() async throws {
         try rotateKey()
         await dropConnections()

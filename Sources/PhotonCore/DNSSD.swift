@@ -96,7 +96,8 @@ public enum DNSSD {
                 additional.append(try record(host, address.count == 4 ? .a : .aaaa, address))
             }
         }
-        let out = header(id: id, flags: 0x8400, questions: 0, answers: answers.count, additional: additional.count) + answers.joined()
+        let out =
+            header(id: id, flags: 0x8400, questions: 0, answers: answers.count, additional: additional.count) + answers.joined()
             + additional.joined()
         guard out.count <= maximumMessageSize else { throw PhotonError(.usage, "an answer over \(maximumMessageSize) bytes") }
         return out

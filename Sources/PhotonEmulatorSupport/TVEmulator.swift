@@ -56,10 +56,14 @@ public struct EmulatorAnnouncement: Sendable {
     public var serviceType: String
     public var port: UInt16
     public var txt: [String: String]
-    public init(serviceType: String, port: UInt16, txt: [String: String]) {
+    /// Services the real TV announces beside its main one (Apple's `_device-info._tcp`
+    /// with the model), answered to unicast DNS-SD queries too.
+    public var companions: [EmulatorAnnouncement]
+    public init(serviceType: String, port: UInt16, txt: [String: String], companions: [EmulatorAnnouncement] = []) {
         self.serviceType = serviceType
         self.port = port
         self.txt = txt
+        self.companions = companions
     }
 }
 

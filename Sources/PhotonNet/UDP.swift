@@ -197,3 +197,41 @@ public enum DNSSDProber {
         return found
     }
 }
+
+/// Answers unicast DNS-SD queries for a fixed set of services on one UDP port: what a TV's
+/// mDNS responder does for a query sent straight to it. The emulated TVs use it so that
+/// `photon probe` (and pyatv's unicast scan) can be tried without avahi or multicast.
+public final class UnicastDNSSDResponder: Sendable {
+    private let socket: UDPReceiver
+    private let task: Locked<Task<Void, Never>?> = Locked(nil)
+    public var port: UInt16 { socket.port }
+
+    /// Listens on `host:port` (0: a free port) and answers queries for any of `services`'
+    /// types; `onQuery` hears each query's types (for tests and event lines).
+    public init(
+        host: String = "127.0.0.1", port: UInt16, services: [DNSSD.Announcement], onQuery: @escaping @Sendable ([String]) -> Void = { _ in }
+    ) throws {
+        socket = try UDPReceiver(host: host, port: port)
+        let socket = self.socket
+        task.withLock {
+            $0 = Task {
+                while !Task.isCancelled {
+                    guard let (bytes, sender) = try? await socket.receive(maxLength: DNSSD.maximumMessageSize + 1, timeout: nil) else { return }
+                    guard let (id, types) = try? DNSSD.questions(in: bytes) else { continue }
+                    onQuery(types)
+                    let asked = Set(types.map { $0.lowercased() })
+                    let matching = services.filter { asked.contains($0.type.lowercased()) }
+                    guard !matching.isEmpty, let answer = try? DNSSD.answer(id: id, services: matching) else { continue }
+                    try? socket.send(answer, to: sender.host, port: sender.port)
+                }
+            }
+        }
+    }
+
+    public func stop() {
+        task.withLock { $0 }?.cancel()
+        socket.close()
+    }
+
+    deinit { stop() }
+}

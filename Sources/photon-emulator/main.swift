@@ -3,6 +3,7 @@ import PhotonArguments
 import PhotonCore
 import PhotonDiscovery
 import PhotonEmulatorSupport
+import PhotonNet
 import PhotonPlugins
 
 // `photon-emulator BRAND [options]`: runs an emulated TV until killed, printing one JSON
@@ -20,6 +21,11 @@ let commonOptions: [OptionSpec] = [
     OptionSpec("mac", type: .mac, help: "the MAC address it reports"),
     OptionSpec("state", value: "DIR", help: "keep its identity and pairings in DIR across restarts"),
     OptionSpec("publish", help: "announce it through avahi-daemon (mDNS)"),
+    OptionSpec(
+        "mdns-port", type: .listenPort,
+        help:
+            "answer unicast DNS-SD queries (what `photon probe` asks) on this UDP port of --host, as a TV's mDNS responder does on 5353; 0 picks a free one"
+    ),
 ]
 
 let printLock = NSLock()
@@ -50,9 +56,28 @@ let commands: [CommandSpec<EmulatorRun>] = BuiltInPlugins.emulators.map { emulat
             keepAlive.append(publisher)
             printEvent(EmulatorEvent("published", [("service", .string(announcement.serviceType))]))
         }
+        if let text = parsed.value("mdns-port"), let port = UInt16(text) {
+            let responder = try UnicastDNSSDResponder(
+                host: settings.host, port: port, services: announcedServices(tv.announcement, brand: run.emulator.brand, settings: settings)
+            ) { types in printEvent(EmulatorEvent("dns_sd_query", [("types", .string(types.joined(separator: " ")))])) }
+            keepAlive.append(responder)
+            printEvent(EmulatorEvent("dns_sd_ready", [("port", .int(Int(responder.port)))]))
+        }
         while true { try await Task.sleep(for: .seconds(3600)) }
     }
 }
+/// What the emulated TV answers unicast DNS-SD queries with: its announcement and the
+/// services announced beside it, under its name, at the address it listens on.
+func announcedServices(_ announcement: EmulatorAnnouncement, brand: String, settings: EmulatorSettings) -> [DNSSD.Announcement] {
+    let instance = settings.name ?? "Photon emulated \(brand)"
+    let address = settings.host.split(separator: ".").compactMap { UInt8($0) }
+    return ([announcement] + announcement.companions).map {
+        DNSSD.Announcement(
+            instance: instance, type: $0.serviceType, hostname: "photon-emulator-\(brand)", port: $0.port,
+            txt: $0.txt.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, addresses: address.count == 4 ? [address] : [])
+    }
+}
+
 let parser = ArgumentParser<EmulatorRun>(commands: commands, globalOptions: commonOptions, toolName: "photon-emulator")
 
 func usage() -> String {

@@ -104,6 +104,60 @@ extension AppleTVInteropTests {
     }
 }
 
+extension AppleTVInteropTests {
+    /// Unicast DNS-SD as pyatv speaks it: Photon reads the types out of pyatv's query, and
+    /// pyatv's parser finds the service, its port, address and TXT in Photon's answer.
+    @Test func unicastDNSSDMatchesPyatvBothWays() throws {
+        let queries = try peer(["dnsquery", "_companion-link._tcp", "_device-info._tcp"]).split(separator: "\n")
+        let (_, types) = try DNSSD.questions(in: try Hex.decode(String(try #require(queries.first))))
+        #expect(types == ["_companion-link._tcp", "_device-info._tcp", "_sleep-proxy._udp"])
+        let answer = try DNSSD.answer(
+            id: 0x35FF,
+            services: [
+                DNSSD.Announcement(
+                    instance: "Living Room", type: "_companion-link._tcp", hostname: "Living-Room", port: 49153,
+                    txt: [("rpMd", "AppleTV14,1"), ("rpHN", "Living Room")], addresses: [[127, 0, 0, 1]]),
+                DNSSD.Announcement(
+                    instance: "Living Room", type: "_device-info._tcp", hostname: "Living-Room", port: 0, txt: [("model", "AppleTV14,1")],
+                    addresses: []),
+            ])
+        let services = try #require(try json(try peer(["dnsparse", Hex.encode(answer)])) as? [[Any]])
+        let companion = try #require(services.first { $0[0] as? String == "_companion-link._tcp.local" })
+        #expect(companion[1] as? String == "Living Room" && companion[2] as? String == "127.0.0.1" && companion[3] as? Int == 49153)
+        #expect((companion[4] as? [String: String])?["rpmd"] == "AppleTV14,1")
+    }
+}
+
+/// pyatv's own unicast scan (`atvremote --scan-hosts`) finds the emulated Apple TV through
+/// its DNS-SD answer. pyatv asks port 5353 unless `PYATV_UDNS_PORT` (its testing hook) says
+/// otherwise: the emulator answers on a free port instead, since avahi-daemon may hold 5353.
+@Suite(.serialized) struct PyatvScansTheEmulatorTests {
+    @Test func atvremoteScanFindsTheEmulatorByUnicastDNSSD() async throws {
+        let emulator = TestEnvironment.repositoryRoot.appendingPathComponent(".build/debug/photon-emulator").path
+        guard FileManager.default.isExecutableFile(atPath: emulator) else { throw TestFailure("no \(emulator): run `make test`") }
+        let atvremote = TestEnvironment.repositoryRoot.appendingPathComponent(".venv/bin/atvremote").path
+        let script = """
+            "$1" appletv --port 0 --mdns-port 0 --name Kitchen > "$3" 2>&1 < /dev/null &
+            emulator=$!
+            for i in $(seq 50); do grep -q dns_sd_ready "$3" && break; sleep 0.1; done
+            port=$(sed -n 's/.*"dns_sd_ready","port":\\([0-9]*\\).*/\\1/p' "$3")
+            PYATV_UDNS_PORT=$port "$2" --scan-hosts 127.0.0.1 --scan-timeout 3 scan
+            status=$?
+            kill $emulator; wait $emulator
+            exit $status
+            """
+        let events = FileManager.default.temporaryDirectory.appendingPathComponent("photon-scan-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: events) }
+        let (status, output) = try TestEnvironment.run("/bin/sh", ["-c", script, "scan", emulator, atvremote, events.path])
+        let seen = (try? String(contentsOf: events, encoding: .utf8)) ?? ""
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("Name: Kitchen"), "\(output) \(seen)")
+        #expect(output.contains("Companion"), "\(output)")
+        #expect(output.contains("Apple TV 4K") || output.contains("AppleTV14,1"), "\(output)")
+        #expect(seen.contains("dns_sd_query"), "\(seen)")
+    }
+}
+
 /// pyatv 0.18.0's `atvremote` against the emulated Apple TV: it pairs with the PIN over
 /// Companion (our accessory's SRP, signatures and encryption as pyatv computes them), then
 /// connects with its credentials and sends keys, launches an app, lists apps, sets text

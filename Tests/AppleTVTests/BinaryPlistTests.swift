@@ -13,7 +13,8 @@ import Testing
     @Test func smallValuesAreWrittenAsApplesFormatLaysThemOut() {
         // One object: the header, the object, the offset table, the trailer.
         let one = BinaryPlist.encode(.int(1))
-        #expect(hex(one) == "62706c6973743030" + "1001" + "08" + "000000000000" + "0101" + "0000000000000001" + "0000000000000000" + "000000000000000a")
+        #expect(
+            hex(one) == "62706c6973743030" + "1001" + "08" + "000000000000" + "0101" + "0000000000000001" + "0000000000000000" + "000000000000000a")
         #expect(hex(Array(BinaryPlist.encode(.bool(true)).dropFirst(8).prefix(1))) == "09")
         #expect(hex(Array(BinaryPlist.encode(.string("abc")).dropFirst(8).prefix(4))) == "53616263")
         // Non-ASCII text is UTF-16 big-endian, counted in code units.
@@ -42,7 +43,8 @@ import Testing
 
     @Test func theTextInputArchivesSayWhatTheyCarry() throws {
         let session = Array(UInt8(0)..<16)
-        #expect(try RemoteTextInput.operation(in: RemoteTextInput.insert("the expanse", session: session)) == .insert("the expanse", session: session))
+        #expect(
+            try RemoteTextInput.operation(in: RemoteTextInput.insert("the expanse", session: session)) == .insert("the expanse", session: session))
         #expect(try RemoteTextInput.operation(in: RemoteTextInput.clear(session: session)) == .clear(session: session))
         let started = try RemoteTextInput.session(in: RemoteTextInput.sessionStarted(session: session, text: "abc"))
         #expect(started.session == session && started.text == "abc")
@@ -95,7 +97,8 @@ import Testing
         // A non-ASCII byte in an ASCII string; a lone surrogate in UTF-16; a key that is not a string.
         cases.append(("latin-1", single([0x51, 0xE9])))
         cases.append(("surrogate", single([0x61, 0xD8, 0x00])))
-        cases.append(("int key", [UInt8]("bplist00".utf8) + [0xD1, 0x01, 0x01, 0x10, 0x01, 0x08, 0x0B] + [0, 0, 0, 0, 0, 0, 1, 1] + be(2) + be(0) + be(13)))
+        cases.append(
+            ("int key", [UInt8]("bplist00".utf8) + [0xD1, 0x01, 0x01, 0x10, 0x01, 0x08, 0x0B] + [0, 0, 0, 0, 0, 0, 1, 1] + be(2) + be(0) + be(13)))
         for (name, bytes) in cases {
             let error = #expect(throws: PhotonError.self, "\(name)") { try BinaryPlist.decode(bytes) }
             #expect(error?.code == .protocolViolation, "\(name)")

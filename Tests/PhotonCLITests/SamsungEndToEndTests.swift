@@ -95,6 +95,30 @@ import Testing
         #expect(android.events("pairing_code").isEmpty)
     }
 
+    /// The host is asked what it announces: the emulated Apple TV listens on a port of its
+    /// own, which no default guesses, and its unicast DNS-SD answer gives it (with its
+    /// name and model); a host that answers no DNS-SD query is probed as before.
+    @Test func aUnicastDNSSDAnswerGivesTheAnnouncedPort() async throws {
+        let apple = try await EmulatorProcess.start(["appletv", "--port", "0", "--mdns-port", "0", "--name", "Den"])
+        defer { apple.process.terminate() }
+        try await apple.process.waitFor("\"event\":\"dns_sd_ready\"")
+        let mdnsPort = try #require(apple.events("dns_sd_ready").first?["port"] as? Int)
+        let home = try await TestEnvironment.home("photon-probe")
+        let binary = try AndroidTVEndToEndTests.binary("photon")
+        let result = try TestEnvironment.run(
+            binary, ["probe", "127.0.0.1", "--brand", "appletv", "--mdns-port", String(mdnsPort), "--json", "--home", home.path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains(#""brand":"appletv","name":"Den""#), "\(result.output)")
+        #expect(result.output.contains(#""port":\#(apple.port)"#), "\(result.output)")
+        #expect(result.output.contains(#""model":"AppleTV14,1""#) && result.output.contains(#""announced":true"#), "\(result.output)")
+        #expect((apple.events("dns_sd_query").first?["types"] as? String)?.contains("_companion-link._tcp") == true)
+        // The same host asked on a port where nothing answers DNS-SD: only the brand's own
+        // probe, at its default port, which nothing serves here.
+        let silent = try TestEnvironment.run(
+            binary, ["probe", "127.0.0.1", "--brand", "appletv", "--mdns-port", "9", "--timeout", "1", "--home", home.path])
+        #expect(silent.status == 3, "\(silent.output)")
+    }
+
     @Test func nothingListeningEndsWithinTheTimeout() async throws {
         let home = try await TestEnvironment.home("photon-probe")
         let binary = try AndroidTVEndToEndTests.binary("photon")

@@ -16,6 +16,10 @@
                                    {"data": hex}, UIDs as {"uid": n}, reals as {"real": x})
     hap_peer.py rti UUID TEXT      pyatv's RTI payloads: {"insert": hex, "clear": hex}
     hap_peer.py tistart HEX        pyatv's reading of a _tiStart archive: [uuid hex, text]
+    hap_peer.py dnsquery TYPE...   pyatv's unicast DNS-SD query for the types (hex, one per
+                                   line: pyatv splits long lists)
+    hap_peer.py dnsparse HEX       pyatv's reading of a DNS-SD answer: [[type, name,
+                                   address, port, {txt}]...]
     hap_peer.py tic HEX            what pyatv's archive reader finds in a _tiC payload:
                                    [uuid hex, insertion text or null, text to assert or null]
 """
@@ -144,6 +148,17 @@ def main():
         session, text = keyed_archiver.read_archive_properties(
             bytes.fromhex(sys.argv[2]), ["sessionUUID"], ["documentState", "docSt", "contextBeforeInput"])
         print(json.dumps([session.hex(), text]))
+    elif mode == "dnsquery":
+        from pyatv.core.mdns import create_service_queries
+        from pyatv.support.dns import QueryType
+        for query in create_service_queries([t + ".local" for t in sys.argv[2:]], QueryType.PTR):
+            print(bytes(query).hex())
+    elif mode == "dnsparse":
+        from pyatv.core.mdns import ServiceParser
+        from pyatv.support.dns import DnsMessage
+        services = ServiceParser().add_message(DnsMessage().unpack(bytes.fromhex(sys.argv[2]))).parse()
+        print(json.dumps([[s.type, s.name, str(s.address) if s.address else None, s.port, dict(s.properties)]
+                          for s in services]))
     elif mode == "tic":
         from pyatv.protocols.companion import keyed_archiver
         session, text, asserted = keyed_archiver.read_archive_properties(
