@@ -156,7 +156,7 @@ let package = Package(
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
                 "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator", "PhotonDiscovery", "PhotonService", "PhotonKit",
-                "LGWebOS", "LGWebOSEmulator", "PhotonMQTT", "FireTV", "FireTVEmulator",
+                "LGWebOS", "LGWebOSEmulator", "PhotonMQTT", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator",
             ],
             path: "Benchmarks/photon-bench"),
 

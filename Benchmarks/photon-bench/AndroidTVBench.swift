@@ -37,11 +37,10 @@ enum AndroidTVBench {
         defer { Task { await tv.stop() } }
 
         // Pair once through the library, store it like the CLI does.
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("photon-bench-atv-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let store = Store(paths: StorePaths(home: home))
-        let identity = try await store.clientIdentity().clientIdentity
-        let context = AdapterContext(connector: NetConnector(), clientIdentity: identity, clientName: "bench", timeout: .seconds(10))
+        let bench = try await BenchHome.make("atv")
+        defer { bench.remove() }
+        let (home, store, context) = (bench.url, bench.store, bench.context)
+        let identity = context.clientIdentity
         let flow = AndroidTVAdapter().pairing(
             with: Endpoint(host: "127.0.0.1", port: tv.remotePort), options: AdapterOptionValues(ports: ["pairing": tv.pairingPort]), context: context
         )

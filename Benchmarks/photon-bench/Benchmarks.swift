@@ -150,6 +150,9 @@ enum Benchmarks {
         // 5d. Fire TV against its emulator, versus adb-shell.
         rows += try await FireTVBench.run(python: python, repositoryRoot: repositoryRoot)
 
+        // 5e. Apple TV against its emulator, versus pyatv.
+        rows += try await AppleTVBench.run(python: python, repositoryRoot: repositoryRoot)
+
         // 6. Discovery and probing.
         rows += try await DiscoveryBench.run(repositoryRoot: repositoryRoot)
 

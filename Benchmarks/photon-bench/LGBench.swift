@@ -29,11 +29,9 @@ enum LGBench {
         let closedPort = String(closed.port)
         closed.close()
 
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("photon-bench-lg-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let store = Store(paths: StorePaths(home: home))
-        let identity = try await store.clientIdentity().clientIdentity
-        let context = AdapterContext(connector: NetConnector(), clientIdentity: identity, clientName: "bench", timeout: .seconds(10))
+        let bench = try await BenchHome.make("lg")
+        defer { bench.remove() }
+        let (home, store, context) = (bench.url, bench.store, bench.context)
         let adapter = LGWebOSAdapter()
         var paired = try await adapter.pairing(with: Endpoint(host: "127.0.0.1", port: tv.port!), options: AdapterOptionValues(), context: context)
             .run(responder: User())

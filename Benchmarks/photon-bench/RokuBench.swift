@@ -23,11 +23,9 @@ enum RokuBench {
         }
         defer { Task { await tv.stop() } }
 
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("photon-bench-roku-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let store = Store(paths: StorePaths(home: home))
-        let identity = try await store.clientIdentity().clientIdentity
-        let context = AdapterContext(connector: NetConnector(), clientIdentity: identity, clientName: "bench", timeout: .seconds(10))
+        let bench = try await BenchHome.make("roku")
+        defer { bench.remove() }
+        let (home, store, context) = (bench.url, bench.store, bench.context)
         let adapter = RokuAdapter(pollInterval: .seconds(60))
         var paired = try await adapter.pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: AdapterOptionValues(), context: context)
             .run(responder: NoQuestions())

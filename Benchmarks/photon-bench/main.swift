@@ -38,8 +38,10 @@ while let first = arguments.first {
         case "samsung": rows = try await SamsungBench.run(python: python, repositoryRoot: root)
         case "roku": rows = try await RokuBench.run(python: python, repositoryRoot: root)
         case "lg": rows = try await LGBench.run(python: python, repositoryRoot: root)
+        case "firetv": rows = try await FireTVBench.run(python: python, repositoryRoot: root)
+        case "appletv": rows = try await AppleTVBench.run(python: python, repositoryRoot: root)
         default:
-            print("--only takes androidtv, samsung, roku or lg")
+            print("--only takes androidtv, samsung, roku, lg, firetv or appletv")
             exit(2)
         }
         print(rows.joined(separator: "\n"))
