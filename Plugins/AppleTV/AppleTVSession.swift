@@ -12,29 +12,27 @@ final class AppleTVSession: KeySending, TextTyping, VolumeSetting, AppLaunching,
     ExplainsCapabilities
 {
     let capabilities = AppleTVAdapter.maximumCapabilities
-    let events: AsyncStream<TVEvent>
+    var events: AsyncStream<TVEvent> { feed.stream }
     var catalogIDs: [String: [String]] { AppleTVAdapter.appCatalogIDs }
 
     private let connection: CompanionConnection
-    private let continuation: AsyncStream<TVEvent>.Continuation
+    private let feed = SessionEvents()
     private let timeout: Duration
     private let awake = Locked<Bool?>(nil)
     /// The media controls the Apple TV last said it has (`_iMC`'s `_mcF`), nil before it said.
     private let mediaFlags = Locked<Int64?>(nil)
     private let tasks = Locked<[Task<Void, Never>]>([])
-    private let closed = Locked(false)
 
     private init(connection: CompanionConnection, timeout: Duration) {
         self.connection = connection
         self.timeout = timeout
-        (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(64))
     }
 
     /// Starts the remote session on a verified connection.
     static func open(_ connection: CompanionConnection, context: AdapterContext) async throws -> AppleTVSession {
         let session = AppleTVSession(connection: connection, timeout: max(context.timeout, .seconds(5)))
         let info = try await connection.request("_systemInfo", systemInfo(context), timeout: context.timeout)
-        session.continuation.yield(.deviceInfo(model: info["_mdl"]?.stringValue, vendor: "Apple", version: nil))
+        session.feed.yield(.deviceInfo(model: info["_mdl"]?.stringValue, vendor: "Apple", version: nil))
         _ = try await connection.request(
             "_touchStart", .object([("_height", .double(1000)), ("_tFl", .int(0)), ("_width", .double(1000))]), timeout: context.timeout)
         _ = try await connection.request(
@@ -79,8 +77,8 @@ final class AppleTVSession: KeySending, TextTyping, VolumeSetting, AppLaunching,
         let isAwake = attention != 1
         awake.withLock { $0 = isAwake }
         let state: PowerState = attention == 1 ? .standby : .on
-        continuation.yield(.powerState(state, reason: attention == 2 ? "screensaver" : attention == 1 ? "asleep" : nil))
-        continuation.yield(.power(isOn: isAwake))
+        feed.yield(.powerState(state, reason: attention == 2 ? "screensaver" : attention == 1 ? "asleep" : nil))
+        feed.yield(.power(isOn: isAwake))
     }
 
     /// The media controls changed: when volume is among them, its level is read and
@@ -90,7 +88,7 @@ final class AppleTVSession: KeySending, TextTyping, VolumeSetting, AppLaunching,
         guard flags & Self.volumeFlag != 0,
             let level = try? await request("_mcc", .object([("_mcc", .int(Self.getVolume))]))["_vol"]?.doubleValue, level.isFinite
         else { return }
-        continuation.yield(.volume(VolumeState(level: Int((min(max(level, 0), 1) * 100).rounded()), maximum: 100, muted: false)))
+        feed.yield(.volume(VolumeState(level: Int((min(max(level, 0), 1) * 100).rounded()), maximum: 100, muted: false)))
     }
 
     static let volumeFlag: Int64 = 0x100
@@ -191,24 +189,16 @@ final class AppleTVSession: KeySending, TextTyping, VolumeSetting, AppLaunching,
 
     @discardableResult
     private func request(_ name: String, _ content: OPACK = .object([])) async throws -> OPACK {
-        if closed.withLock({ $0 }) { throw PhotonError(.connectionClosed, "the session to the Apple TV is closed") }
+        try feed.checkOpen("the Apple TV")
         return try await connection.request(name, content, timeout: CommandDeadline.remaining(cap: timeout))
     }
 
-    private func finish(_ reason: PhotonError?) {
-        let first = closed.withLock { c -> Bool in
-            defer { c = true }
-            return !c
-        }
-        guard first else { return }
-        continuation.yield(.disconnected(reason: reason))
-        continuation.finish()
-    }
+    private func finish(_ reason: PhotonError?) { feed.end(reason) }
 
     func close() async {
-        let first = closed.withLock { !$0 }
+        let wasOpen = !feed.isEnded
         await connection.close()
         for task in tasks.withLock({ $0 }) { task.cancel() }
-        if first { finish(nil) }
+        if wasOpen { feed.end(nil) }
     }
 }

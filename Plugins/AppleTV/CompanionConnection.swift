@@ -16,6 +16,7 @@ public actor CompanionConnection {
 
     let stream: any ByteStream
     private var cipher: CompanionCipher?
+    private var lastWrite: Task<Void, any Error>?
     private var nextID: Int64 = Int64.random(in: 1...0xFFFF)
     /// An answer awaited: registered before its request is written (the answer can arrive
     /// while the write is still in progress), then either the answer or the waiting task.
@@ -133,9 +134,21 @@ public actor CompanionConnection {
         try await write(CompanionFrame(.encryptedOPACK, message.encoded))
     }
 
+    /// Writes frames in the order they were sealed: the nonce is a counter, so the wire
+    /// order must be the sealing order. The actor alone would not ensure it — a second
+    /// sender (a request made while an event is handled) could seal its frame while the
+    /// first one's write is suspended, and the Apple TV then fails to decrypt. Sealing and
+    /// chaining happen before any suspension, so each write waits for the one sealed before.
     private func write(_ frame: CompanionFrame) async throws {
         let bytes = try cipher.map { _ in try cipher!.seal(frame) } ?? frame.encoded
-        try await stream.write(bytes, timeout: .seconds(10))
+        let previous = lastWrite
+        let stream = self.stream
+        let write = Task {
+            _ = await previous?.result
+            try await stream.write(bytes, timeout: .seconds(10))
+        }
+        lastWrite = write
+        try await write.value
     }
 
     public func close() async {

@@ -8,22 +8,20 @@ import PhotonCore
 /// `dumpsys` when the session opens, after a power key, and every `pollInterval`.
 final class FireTVSession: KeySending, TextTyping, AppLaunching, AppListing, AcknowledgesCommands {
     let capabilities = FireTVAdapter.maximumCapabilities
-    let events: AsyncStream<TVEvent>
+    var events: AsyncStream<TVEvent> { feed.stream }
     var catalogIDs: [String: [String]] { FireTVAdapter.appCatalogIDs }
 
     private let connection: ADBConnection
-    private let continuation: AsyncStream<TVEvent>.Continuation
+    private let feed = SessionEvents()
     private let context: AdapterContext
     private let commandTimeout: Duration
     private let tasks = Locked<[Task<Void, Never>]>([])
-    private let closed = Locked(false)
 
     init(connection: ADBConnection, model: String?, vendor: String?, context: AdapterContext, pollInterval: Duration) {
         self.connection = connection
         self.context = context
         commandTimeout = max(context.timeout, .seconds(5))
-        (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(64))
-        continuation.yield(.deviceInfo(model: model, vendor: vendor, version: nil))
+        feed.yield(.deviceInfo(model: model, vendor: vendor, version: nil))
         let watcher = Task { [weak self] in
             let reason = await connection.waitForEnd()
             self?.finish(reason)
@@ -95,14 +93,14 @@ final class FireTVSession: KeySending, TextTyping, AppLaunching, AppListing, Ack
     /// Reads power and the foreground app and reports them (what the device exposes; an
     /// unreadable answer reports nothing).
     func refreshState() async {
-        guard !closed.withLock({ $0 }) else { return }
+        guard !feed.isEnded else { return }
         if let output = try? await shell(ADBShellCommands.power), let (state, reason) = FireTVStateParsing.power(output) {
             // The detail first, so a status that waits for `power` has both.
-            continuation.yield(.powerState(state, reason: reason))
-            continuation.yield(.power(isOn: state == .on))
+            feed.yield(.powerState(state, reason: reason))
+            feed.yield(.power(isOn: state == .on))
         }
         if let output = try? await shell(ADBShellCommands.foreground), let app = FireTVStateParsing.foreground(output) {
-            continuation.yield(.currentApp(app))
+            feed.yield(.currentApp(app))
         }
     }
 
@@ -114,24 +112,16 @@ final class FireTVSession: KeySending, TextTyping, AppLaunching, AppListing, Ack
     }
 
     private func shell(_ command: String) async throws -> String {
-        if closed.withLock({ $0 }) { throw PhotonError(.connectionClosed, "the session to the device is closed") }
+        try feed.checkOpen("the device")
         return try await connection.shell(command, timeout: CommandDeadline.remaining(cap: commandTimeout))
     }
 
-    private func finish(_ reason: PhotonError?) {
-        let first = closed.withLock { c -> Bool in
-            defer { c = true }
-            return !c
-        }
-        guard first else { return }
-        continuation.yield(.disconnected(reason: reason))
-        continuation.finish()
-    }
+    private func finish(_ reason: PhotonError?) { feed.end(reason) }
 
     func close() async {
         for task in tasks.withLock({ $0 }) { task.cancel() }
-        let first = closed.withLock { !$0 }
+        let wasOpen = !feed.isEnded
         await connection.close()
-        if first { finish(nil) }
+        if wasOpen { feed.end(nil) }
     }
 }

@@ -130,6 +130,15 @@ public final class ConformanceHarness: Sendable {
     /// Notes a step the client took.
     public func step(_ name: String) { steps.withLock { $0.append(name) } }
 
+    /// How far things got: the TV's last events (with their fields) and the client's last
+    /// steps, for a failure's message.
+    public var trail: String {
+        let seen = log.withLock { $0.suffix(12).map(\.description) }
+        let done = steps.withLock { $0.suffix(8) }
+        return
+            "the TV's last events: \(seen.isEmpty ? "none" : seen.joined(separator: ", ")); the client's last steps: \(done.isEmpty ? "none" : done.joined(separator: ", "))"
+    }
+
     /// A session to the paired TV by this harness's route: the adapter's own, or a door's
     /// controller session over a store that holds `paired` (stored again each call, so a
     /// check's second session sees the same pairing).

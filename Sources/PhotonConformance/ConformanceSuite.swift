@@ -59,19 +59,21 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
                 let outcome = try await check.run(h)
                 await h.stop()
                 return outcome
-            } catch {
+            } catch let failure as ConformanceFailure {
                 await h.stop()
-                throw error
+                throw failure
+            } catch {
+                // An error the check did not expect: say where the TV and the client were.
+                await h.stop()
+                throw ConformanceFailure(check: "\(plugin.adapter.id) \(check.rawValue) (\(route))", message: "\(error) — \(h.trail)")
             }
         }
         guard let outcome else {
             // What the emulated TV saw last says how far the check got.
-            let seen = started.withLock { $0 }.map { h in h.log.withLock { $0.suffix(12).map(\.name) } } ?? []
-            let steps = started.withLock { $0 }.map { h in h.steps.withLock { $0.suffix(8) } } ?? []
             throw ConformanceFailure(
                 check: "\(plugin.adapter.id) \(rawValue) (\(route))",
                 message:
-                    "still running after \(Int(Self.limit.seconds)) s: something in it is stuck; the TV's last events: \(seen.isEmpty ? "none" : seen.joined(separator: ", ")); the client's last steps: \(steps.isEmpty ? "none" : steps.joined(separator: ", "))"
+                    "still running after \(Int(Self.limit.seconds)) s: something in it is stuck; \(started.withLock { $0 }?.trail ?? "it did not start")"
             )
         }
         return outcome

@@ -128,6 +128,34 @@ import Testing
         if misbehaviour != .silent { #expect(await connection.endReason != nil, "the connection stayed open after \(misbehaviour)") }
     }
 
+    /// Frames reach the wire in the order they were sealed (the nonce is a counter) even
+    /// when a write is slow to start: the stream here holds every third write back a
+    /// moment, as a busy machine's scheduler may, while other tasks send.
+    @Test func concurrentSendersKeepTheNonceOrder() async throws {
+        let (tv, events) = try start()
+        defer { Task { await tv.stop() } }
+        let credentials = try await pair(tv, events)
+        let slow = SlowStartStream(try await SocketStream.connect(host: "127.0.0.1", port: tv.port, timeout: .seconds(3)))
+        let connection = CompanionConnection(stream: slow)
+        await connection.start()
+        defer { Task { await connection.close() } }
+        try await CompanionPairing.verify(on: connection, credentials: credentials, timeout: .seconds(5))
+        slow.delaying.withLock { $0 = true }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 0..<24 {
+                group.addTask {
+                    if n % 4 == 0 {
+                        try await connection.event("_interest", .object([("_regEvents", .array([.string("SystemStatus")]))]))
+                    } else {
+                        _ = try await connection.request("FetchAttentionState", timeout: .seconds(10))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(!events.withLock { $0.contains { $0.name == "client_error" } }, "\(events.withLock { $0.filter { $0.name == "client_error" } })")
+    }
+
     /// An open remote session on a verified connection, as the adapter makes it.
     func session(_ tv: EmulatedAppleTV, _ events: Locked<[EmulatorEvent]>) async throws -> AppleTVSession {
         let credentials = try await pair(tv, events)
@@ -192,4 +220,24 @@ import Testing
         for _ in 0..<500 where !found(list.withLock { $0 }) { try await Task.sleep(for: .milliseconds(10)) }
         if !found(list.withLock { $0 }) { throw TestFailure("not seen in 5 s: \(list.withLock { $0 })") }
     }
+}
+
+/// A byte stream whose every third write waits 20 ms before it starts (once `delaying`).
+final class SlowStartStream: ByteStream {
+    let inner: any ByteStream
+    let delaying = Locked(false)
+    private let writes = Locked(0)
+    init(_ inner: any ByteStream) { self.inner = inner }
+    var peerCertificate: CertificateInfo? { nil }
+    var localCertificate: CertificateInfo? { nil }
+    func read(maxLength: Int, timeout: Duration?) async throws -> [UInt8] { try await inner.read(maxLength: maxLength, timeout: timeout) }
+    func write(_ bytes: [UInt8], timeout: Duration?) async throws {
+        let n = writes.withLock { w -> Int in
+            w += 1
+            return w
+        }
+        if delaying.withLock({ $0 }), n % 3 == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try await inner.write(bytes, timeout: timeout)
+    }
+    func close() async { await inner.close() }
 }
