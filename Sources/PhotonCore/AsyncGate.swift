@@ -8,8 +8,13 @@ public final class AsyncGate: Sendable {
         var nextID = 0
     }
     private let state = Locked(State())
+    /// Runs between finding the gate busy and queueing for it: where a release once
+    /// stranded the waiter. Tests hold a waiter there; nil everywhere else.
+    private let afterFindingItBusy: (@Sendable () async -> Void)?
 
-    public init() {}
+    public init() { afterFindingItBusy = nil }
+
+    init(afterFindingItBusy: @escaping @Sendable () async -> Void) { self.afterFindingItBusy = afterFindingItBusy }
 
     public func withGate<R: Sendable>(_ body: () async throws -> R) async throws -> R {
         try await acquire()
@@ -27,14 +32,22 @@ public final class AsyncGate: Sendable {
             return s.nextID
         }
         guard let id else { return }
+        if let afterFindingItBusy { await afterFindingItBusy() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                let cancelled = state.withLock { s -> Bool in
-                    if Task.isCancelled { return true }
+                // Look again under the same lock that queues the waiter: the holder may have
+                // released the gate since the check above, and a waiter queued after that
+                // release would wait for a release that never comes.
+                let outcome = state.withLock { s -> Result<Void, any Error>? in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if !s.busy {
+                        s.busy = true
+                        return .success(())
+                    }
                     s.waiters.append((id, c))
-                    return false
+                    return nil
                 }
-                if cancelled { c.resume(throwing: CancellationError()) }
+                if let outcome { c.resume(with: outcome) }
             }
         } onCancel: {
             let c = state.withLock { s -> CheckedContinuation<Void, any Error>? in

@@ -1,6 +1,7 @@
-import PhotonCore
 import PhotonTesting
 import Testing
+
+@testable import PhotonCore
 
 @Suite struct InMemoryTransportTests {
     @Test func bytesFlowBothWaysAndPartialReadsKeepTheRest() async throws {
@@ -80,6 +81,36 @@ import Testing
         }
         #expect(active.withLock { $0.peak } == 1)
         #expect(active.withLock { $0.order.count } == 20)
+    }
+
+    /// A waiter that found the gate busy, but queued itself only after the holder had
+    /// released it, used to wait for a release that never came: a Fire TV reader waited
+    /// to acknowledge the device's output until an unrelated write came 5 s later. The
+    /// gate's hook holds the waiter in exactly that window while the holder leaves.
+    @Test func aReleaseJustBeforeTheWaiterQueuesStillLetsItIn() async throws {
+        let foundBusy = Promise<Void>()
+        let mayQueue = Promise<Void>()
+        let gate = AsyncGate(afterFindingItBusy: {
+            foundBusy.succeed(())
+            try? await mayQueue.value()
+        })
+        let holding = Promise<Void>()
+        let holderMayLeave = Promise<Void>()
+        let holder = Task {
+            try await gate.withGate {
+                holding.succeed(())
+                try await holderMayLeave.value()
+            }
+        }
+        try await holding.value()
+        let waiter = Task { try await gate.withGate { 7 } }
+        try await foundBusy.value()
+        holderMayLeave.succeed(())
+        try await holder.value
+        mayQueue.succeed(())
+        let entered = try await waitAtMost(.seconds(10)) { try await waiter.value }
+        #expect(entered == 7, "the waiter was stranded at a gate nobody held")
+        #expect(try await gate.withGate { 8 } == 8)
     }
 
     @Test func cancelledWaiterLeavesTheGateUsable() async throws {
