@@ -42,6 +42,11 @@ let package = Package(
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", providers: [.apt(["libqrencode-dev"])]),
+        // PulseAudio's and ALSA's types; the libraries (and PocketSphinx) are opened at run
+        // time by PhotonVoice, so no other command pays for loading them.
+        .systemLibrary(name: "CAudioCapture", path: "Sources/CAudioCapture", providers: [.apt(["libpulse-dev", "libasound2-dev"])]),
+        // Voice: microphone capture and speech recognition on this machine.
+        .target(name: "PhotonVoice", dependencies: ["PhotonCore", "CAudioCapture"], path: "Sources/PhotonVoice"),
         // The MQTT client (libmosquitto on a thread of its own) for the Home Assistant bridge.
         .target(name: "PhotonMQTT", dependencies: ["PhotonCore", "CMosquitto", "COpenSSL"], path: "Sources/PhotonMQTT"),
 
@@ -75,7 +80,7 @@ let package = Package(
             dependencies: [
                 "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonService", "PhotonPlugins",
                 "PhotonWire", "PhotonMQTT",
-                "PhotonEmulatorSupport", "PhotonDiscovery", "CQREncode",
+                "PhotonEmulatorSupport", "PhotonDiscovery", "CQREncode", "PhotonVoice",
             ],
             path: "Sources/PhotonCLI"),
         // `photon`: a small front end (standard library only, so it starts in about a
@@ -156,7 +161,7 @@ let package = Package(
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
                 "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator", "PhotonDiscovery", "PhotonService", "PhotonKit",
-                "LGWebOS", "LGWebOSEmulator", "PhotonMQTT", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator",
+                "LGWebOS", "LGWebOSEmulator", "PhotonMQTT", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator", "PhotonVoice",
             ],
             path: "Benchmarks/photon-bench"),
 
@@ -209,6 +214,7 @@ let package = Package(
             dependencies: [
                 "PhotonCLI", "PhotonCore", "PhotonTestSupport", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonStore",
                 "PhotonEmulatorSupport", "PhotonNet", "PhotonService", "PhotonKit", "PhotonMQTT", "PhotonWire", "PhotonJSON", "PhotonPlugins",
+                "PhotonVoice",
             ]),
     ],
     swiftLanguageModes: [.v6]

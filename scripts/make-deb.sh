@@ -9,8 +9,8 @@
 #   reads it, copyright and changelog under /usr/share/doc/photon;
 # - Depends come from dpkg-shlibdeps over the binaries (what they are linked against);
 #   Recommends come from the libraries Photon loads only when a feature needs them (Avahi
-#   for discovery, libmosquitto for the MQTT bridge), read from the dlopen names in
-#   Sources/CAvahi and Sources/CMosquitto and resolved to the packages that own them here.
+#   for discovery, libmosquitto for the MQTT bridge, PulseAudio, ALSA and PocketSphinx
+#   for voice), read from the dlopen names in the shim headers and resolved to the packages that own them here.
 # Then lintian checks it, when installed (scripts/setup.sh deb installs it); an error or a
 # warning fails.
 set -euo pipefail
@@ -90,7 +90,7 @@ depends=$(cd "$shlibs" && dpkg-shlibdeps -O "${binaries[@]}" 2>/dev/null | sed -
 
 # Recommends: the libraries loaded at run time (by soname), as packaged on this system.
 recommends=()
-for soname in $(grep -ho '"lib[a-z-]*\.so\.[0-9]*"' Sources/CAvahi/shim.h Sources/CMosquitto/shim.h Sources/CQREncode/shim.h | tr -d '"' | sort -u); do
+for soname in $(grep -ho '"lib[a-z-]*\.so\.[0-9]*"' Sources/CAvahi/shim.h Sources/CMosquitto/shim.h Sources/CQREncode/shim.h Sources/CAudioCapture/shim.h | tr -d '"' | sort -u); do
   # awk reads all of its input (no early exit): with pipefail, a reader that stops early
   # makes the writer die of SIGPIPE (exit 141) whenever its output outruns the pipe.
   path=$(ldconfig -p | awk -v s="$soname" '$1 == s && !found { print $NF; found = 1 }')
@@ -99,7 +99,8 @@ for soname in $(grep -ho '"lib[a-z-]*\.so\.[0-9]*"' Sources/CAvahi/shim.h Source
   [ -n "$owner" ] || owner=$(dpkg -S "$path" | awk -F: 'NR == 1 { print $1 }')
   recommends+=("$owner")
 done
-recommends_line=$(printf '%s\n' "${recommends[@]}" avahi-daemon | sort -u | paste -sd, | sed 's/,/, /g')
+# pocketsphinx-en-us: the speech model `photon voice` recognises with (data, no soname).
+recommends_line=$(printf '%s\n' "${recommends[@]}" avahi-daemon pocketsphinx-en-us | sort -u | paste -sd, | sed 's/,/, /g')
 
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 mkdir -p "$stage/DEBIAN"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs what Photon needs on a Debian/Ubuntu machine, only what is missing.
-#   scripts/setup.sh build   build dependencies (OpenSSL and Avahi headers, pkg-config)
+#   scripts/setup.sh build   build dependencies (OpenSSL, Avahi, PulseAudio and ALSA headers,
+#                            pkg-config) and PocketSphinx with its US English model (voice)
 #   scripts/setup.sh deb     + what `make deb` uses: dpkg-dev (dpkg-shlibdeps), lintian, binutils
-#   scripts/setup.sh test    + the test peers: openssl, avahi-daemon, dbus, tmux, man, adb, headless
+#   scripts/setup.sh test    + the test peers: openssl, avahi-daemon, dbus, tmux, man, adb,
+#                            PulseAudio (a user-space server is the tests' microphone) and
+#                            espeak-ng (the tests' speaker), headless
 #                            Chromium and its driver (the web remote), Python venv
 #                            with the pinned packages of Tests/peers/requirements.txt,
 #                            and starts dbus and a loopback-only avahi-daemon
@@ -24,10 +27,16 @@ command -v swift >/dev/null || {
 }
 
 packages=(libssl-dev libavahi-client-dev libmosquitto-dev libqrencode-dev pkg-config openssl)
+# Voice: PulseAudio's and ALSA's headers to build; PocketSphinx and its model, which
+# `photon voice` opens at run time.
+packages+=(libpulse-dev libasound2-dev libpocketsphinx-dev pocketsphinx-en-us)
 if [ "$mode" = test ]; then
   # tmux drives `photon remote` in a real terminal; man-db and groff check the man pages;
   # zsh and fish run the completion scripts.
   packages+=(avahi-daemon avahi-utils dbus iproute2 python3 python3-venv util-linux procps tmux man-db groff-base mosquitto zsh fish adb chromium chromium-driver)
+  # A user-space PulseAudio with a null sink is the voice tests' microphone; espeak-ng
+  # speaks into it.
+  packages+=(pulseaudio pulseaudio-utils espeak-ng)
 fi
 if [ "$mode" = deb ]; then
   packages+=(dpkg-dev lintian binutils man-db)

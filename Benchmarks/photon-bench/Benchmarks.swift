@@ -153,6 +153,11 @@ enum Benchmarks {
         // 5e. Apple TV against its emulator, versus pyatv.
         rows += try await AppleTVBench.run(python: python, repositoryRoot: repositoryRoot)
 
+        // 5f. Voice: recognition on this machine (no peer), and live Android TV pieces.
+        let voice = try await VoiceBench.run()
+        rows += voice.rows
+        notes += voice.notes
+
         // 6. Discovery and probing.
         rows += try await DiscoveryBench.run(repositoryRoot: repositoryRoot)
 

@@ -40,8 +40,11 @@ while let first = arguments.first {
         case "lg": rows = try await LGBench.run(python: python, repositoryRoot: root)
         case "firetv": rows = try await FireTVBench.run(python: python, repositoryRoot: root)
         case "appletv": rows = try await AppleTVBench.run(python: python, repositoryRoot: root)
+        case "voice":
+            let voice = try await VoiceBench.run()
+            rows = voice.rows + voice.notes
         default:
-            print("--only takes androidtv, samsung, roku, lg, firetv or appletv")
+            print("--only takes androidtv, samsung, roku, lg, firetv, appletv or voice")
             exit(2)
         }
         print(rows.joined(separator: "\n"))

@@ -292,10 +292,44 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
     /// Voice (protocol notes §8): KEYCODE_SEARCH, the TV's voice_begin, our echo, PCM in
     /// 8–20 KiB chunks (the last padded with silence), then voice_end.
     private func sendVoice(_ pcm: [UInt8], sampleRate: Int) async throws {
+        guard !pcm.isEmpty else { throw PhotonError(.usage, "the voice recording is empty") }
+        let sessionID = try await beginVoice(sampleRate: sampleRate)
+        for chunk in VoiceChunker.chunks(of: pcm) {
+            try await framed.send(RemoteMessage.voicePayload(sessionID: sessionID, samples: chunk).encoded())
+        }
+        try await framed.send(RemoteMessage.voiceEnd(sessionID: sessionID).encoded())
+    }
+
+    /// Streams audio while it is recorded: the voice session opens at once, each 20 KiB
+    /// goes as soon as it is there, and the rest when the recording ends. The command's
+    /// lifetime bounds its start; the words that follow may take the recording's length.
+    func sendVoice(live audio: LiveAudio) async throws {
+        try checkOpen()
+        let sessionID = try await beginVoice(sampleRate: audio.sampleRate)
+        try await CommandDeadline.$expiresAt.withValue(nil) {
+            var chunker = VoiceChunker()
+            for await block in audio.blocks {
+                for chunk in chunker.append(block) {
+                    try await framed.send(RemoteMessage.voicePayload(sessionID: sessionID, samples: chunk).encoded())
+                }
+            }
+            guard chunker.received > 0 else {
+                // Nothing was said: close the TV's voice session without audio.
+                try await framed.send(RemoteMessage.voiceEnd(sessionID: sessionID).encoded())
+                throw PhotonError(.usage, "the voice recording is empty")
+            }
+            for chunk in chunker.finish() {
+                try await framed.send(RemoteMessage.voicePayload(sessionID: sessionID, samples: chunk).encoded())
+            }
+            try await framed.send(RemoteMessage.voiceEnd(sessionID: sessionID).encoded())
+        }
+    }
+
+    /// Asks the TV for a voice session (the SEARCH key) and answers its voice_begin.
+    private func beginVoice(sampleRate: Int) async throws -> Int32 {
         guard sampleRate == 8000 else {
             throw PhotonError(.usage, "voice audio must be 8 kHz 16-bit mono PCM, not \(sampleRate) Hz")
         }
-        guard !pcm.isEmpty else { throw PhotonError(.usage, "the voice recording is empty") }
         let begin = Promise<Int32>()
         state.withLock { $0.voiceWaiter = begin }
         try await framed.send(RemoteMessage.keyInject(code: 84, direction: .short).encoded())
@@ -307,23 +341,6 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
             throw PhotonError.unsupported("the TV did not start a voice session", hint: "its assistant may be off or unavailable")
         }
         try await framed.send(RemoteMessage.voiceBegin(sessionID: sessionID, packageName: nil).encoded())
-        for chunk in Self.voiceChunks(pcm) {
-            try await framed.send(RemoteMessage.voicePayload(sessionID: sessionID, samples: chunk).encoded())
-        }
-        try await framed.send(RemoteMessage.voiceEnd(sessionID: sessionID).encoded())
-    }
-
-    /// Splits PCM into chunks of at most 20480 bytes; the last is padded to 8192.
-    static func voiceChunks(_ pcm: [UInt8]) -> [[UInt8]] {
-        var chunks: [[UInt8]] = []
-        var offset = 0
-        while offset < pcm.count {
-            let end = min(offset + 20480, pcm.count)
-            var chunk = Array(pcm[offset..<end])
-            if chunk.count < 8192 { chunk += [UInt8](repeating: 0, count: 8192 - chunk.count) }
-            chunks.append(chunk)
-            offset = end
-        }
-        return chunks
+        return sessionID
     }
 }

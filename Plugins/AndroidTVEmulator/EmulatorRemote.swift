@@ -89,6 +89,9 @@ extension EmulatedAndroidTV {
                     emit(EmulatorEvent("voice_begin", [("session", .int(Int(id)))]))
                 case .voicePayload(_, let samples):
                     voiceBytes += samples.count
+                    // Each piece as it comes: a live recording's first arrives while the
+                    // user is still speaking (the events' times show it).
+                    emit(EmulatorEvent("voice_chunk", [("bytes", .int(samples.count)), ("total", .int(voiceBytes))]))
                 case .voiceEnd(let id):
                     emit(EmulatorEvent("voice", [("bytes", .int(voiceBytes)), ("session", .int(Int(id)))]))
                 case .pingResponse:

@@ -149,7 +149,12 @@ enum ControlCommands {
         async throws -> Bool
     {
         // Voice is too large for the daemon's request lines: it always goes direct.
-        let voice = commands.contains { if case .voice = $0 { return true } else { return false } }
+        let voice = commands.contains {
+            switch $0 {
+            case .voice, .liveVoice: return true
+            default: return false
+            }
+        }
         let control: any TVControl = voice ? try context.directControl() : try await context.control()
         return try await control.send(
             commands, to: tv, delay: .milliseconds(delay), wake: wake, lifetime: min(context.timeout, .seconds(10)))

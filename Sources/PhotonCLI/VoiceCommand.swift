@@ -1,120 +1,237 @@
 import Foundation
+import Glibc
 import PhotonCore
+import PhotonKit
+import PhotonVoice
 
-/// `photon voice TV FILE.wav`: a voice query, converted to the format the TV's adapter
-/// declares (`TVAdapter.voiceFormat`) when the file is anything else.
+/// `photon voice TV [FILE.wav]`: speak to the TV. From the microphone (until Enter, 1.5 s
+/// of silence or 10 s) or a WAV file. A TV that takes audio (Android TV) gets it — from
+/// the microphone while the words are still being spoken; for every other TV the words
+/// are recognised on this machine (PocketSphinx) and sent as a search, typed, or turned
+/// into "open APP" / "channel N". Audio and words stay in memory and are never logged.
 enum VoiceCommand {
     static let spec = CommandSpec(
-        ["voice"], summary: "stream a voice query from a WAV file", arguments: "TV FILE.wav", minimumArguments: 2,
+        ["voice"], summary: "speak to the TV: from the microphone, or a WAV file", arguments: "TV [FILE.wav]", minimumArguments: 1,
         maximumArguments: 2,
-        details:
-            "Any PCM WAV (8/16/24/32-bit integer or 32-bit float, any rate, any channels) is mixed to mono and resampled to the rate the TV's brand takes (16-bit).",
-        examples: ["photon voice living-room query.wav"], run: run)
+        options: [
+            OptionSpec(
+                "to", value: "search|text",
+                help: "recognise the words here and send them to the TV's search or type them (default: search where the TV has one)"),
+            OptionSpec("dry-run", help: "recognise the words and print them; send nothing"),
+            OptionSpec("phrases", value: "FILE", help: "phrases to listen for, one a line (with voice-phrases.txt in the config folder)"),
+        ],
+        details: """
+            Without a file, records from the default microphone (PulseAudio or PipeWire, else ALSA) until Enter, \
+            1.5 s of silence after speech, or 10 s. Android TV hears the audio itself, while it is spoken. For other \
+            TVs (and with --to or --dry-run) the words are recognised on this machine with PocketSphinx: \
+            "open netflix" launches, "search for …" and other words search (or are typed), "channel one two" tunes. \
+            Recognition listens best for app names, command words and your phrases (--phrases, voice-phrases.txt); \
+            anything else is a guess it asks about before sending. Audio and words are never written or logged.
+            Any PCM WAV (8/16/24/32-bit integer or 32-bit float, any rate, any channels) is accepted.
+            """,
+        examples: ["photon voice living-room", "photon voice roku --dry-run", "photon voice bedroom query.wav --to text"], run: run)
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        let path = parsed.arguments[1]
+        let target = try parsed.value("to").map { value -> VoiceRequest.Target in
+            guard let target = VoiceRequest.Target(rawValue: value.lowercased()) else {
+                throw PhotonError(.usage, "--to takes search or text, not '\(Redaction.sanitize(value))'")
+            }
+            return target
+        }
+        let file = parsed.arguments.count > 1 ? try readWAV(parsed.arguments[1]) : nil
+        let device = try await SessionSupport.device(parsed.arguments[0], context: context)
+        let adapter = try context.registry.adapter(id: device.brand)
+        let recognise = adapter.descriptor.voiceFormat == nil || target != nil || parsed.flag("dry-run")
+        if !recognise, let format = adapter.descriptor.voiceFormat {
+            return try await sendAudio(file: file, rate: format.sampleRate, parsed, context)
+        }
+        return try await recogniseAndSend(
+            file: file, device: device, target: target, phrases: try phrases(parsed, context), parsed, context)
+    }
+
+    // MARK: audio to a TV that takes it
+
+    private static func sendAudio(file: WAVFile?, rate: Int, _ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
+        if let file {
+            let pcm = file.pcm16Mono(at: rate)
+            context.log.debug("voice: \(file.sampleRate) Hz, \(file.channels) channel(s) → \(pcm.count) bytes at \(rate) Hz")
+            _ = try await ControlCommands.send(.voice(pcm: pcm, sampleRate: rate), parsed, context)
+            context.emit(.object([("bytes", .int(pcm.count))]), text: nil)
+            return 0
+        }
+        let recording = try MicrophoneRecording.start(sampleRate: rate)
+        let meter = RecordingMeter(context: context, device: recording.deviceName)
+        let enter = EnterWatcher.start(if: context.terminal.isInteractive) { recording.stop() }
+        // Nothing goes to the TV before speech is heard; then the last half second before
+        // it (the start of the first word) and everything after, as it is recorded.
+        var preRoll: [[Int16]] = []
+        var live: LiveAudio?
+        var sending: Task<Void, any Error>?
+        var bytes = 0
+        do {
+            for try await block in recording.blocks {
+                meter.show(block)
+                if live == nil, block.verdict == .speaking || (block.verdict.isEnded && block.verdict != .ended(.noSpeech)) {
+                    let audio = LiveAudio(sampleRate: rate)
+                    live = audio
+                    sending = Task {
+                        do { _ = try await ControlCommands.send(.liveVoice(audio), parsed, context) } catch {
+                            recording.stop()
+                            throw error
+                        }
+                    }
+                    for earlier in preRoll { audio.append(PCM16.bytes(earlier)) }
+                    bytes += preRoll.reduce(0) { $0 + $1.count * 2 }
+                    preRoll = []
+                }
+                if let live {
+                    live.append(PCM16.bytes(block.samples))
+                    bytes += block.samples.count * 2
+                } else {
+                    preRoll.append(block.samples)
+                    if preRoll.count > 25 { preRoll.removeFirst() }
+                }
+            }
+        } catch {
+            live?.finish()
+            meter.end()
+            enter.finish()
+            throw error
+        }
+        live?.finish()
+        meter.end()
+        enter.finish()
+        guard let sending else { throw noSpeech }
+        try await sending.value
+        context.emit(.object([("bytes", .int(bytes)), ("live", .bool(true))]), text: nil)
+        return 0
+    }
+
+    // MARK: recognition here
+
+    private static func recogniseAndSend(
+        file: WAVFile?, device: DeviceRecord, target: VoiceRequest.Target?, phrases: [String], _ parsed: ParsedCommand,
+        _ context: CLIContext
+    ) async throws -> Int32 {
+        let control = try await context.control()
+        // The TV's own app names join the vocabulary, where it lists them (bounded: a
+        // TV that does not answer must not hold the recording up).
+        let tv = parsed.arguments[0]
+        let installed: [TVApp] =
+            device.capabilities.contains(Capability.appList.rawValue)
+            ? ((try? await waitAtMost(.seconds(3)) { try await control.installedApps(tv) }) ?? nil) ?? [] : []
+        let vocabulary = VoiceVocabulary.standard(installed: installed, phrases: phrases)
+        let loading = Task { try SpeechRecognizer(vocabulary: vocabulary) }
+        let samples: [Int16]
+        if let file {
+            samples = file.samples16Mono(at: SpeechRecognizer.sampleRate)
+        } else {
+            samples = try await record(context)
+        }
+        let recognizer = try await loading.value
+        if !recognizer.skippedPhrases.isEmpty {
+            context.log.debug("voice: \(recognizer.skippedPhrases.count) phrase(s) left out: a word the dictionary cannot pronounce")
+        }
+        let heard = try recognizer.recognize(samples)
+        context.log.debug("voice: \(samples.count) samples → \(heard.text.count) characters, \(heard.model.rawValue), confidence \(heard.confidence)")
+        guard !heard.text.isEmpty else {
+            throw PhotonError(
+                .notFound, "no words were recognised; nothing was sent", hint: "speak closer to the microphone, or type: photon text TV \"…\"")
+        }
+        let request = VoiceRequest(heard: heard.text)
+        let canSearch = device.capabilities.contains(Capability.search.rawValue)
+        let commands = request.commands(target: target ?? .search, canSearch: canSearch, installed: installed)
+        let sure = heard.isConfident
+        let summary = commands.map(describe).joined(separator: ", ")
+        let json: JSONValue = .object([
+            ("heard", .string(heard.text)), ("model", .string(heard.model.rawValue)), ("confidence", .double(heard.confidence)),
+            ("confident", .bool(sure)), ("commands", .array(commands.map { .string(describe($0)) })), ("sent", .bool(false)),
+        ])
+        if parsed.flag("dry-run") {
+            context.emit(json, text: "heard: \(heard.text)\(sure ? "" : " (a guess)")\nwould send: \(summary)")
+            return 0
+        }
+        if !sure {
+            guard context.terminal.isInteractive, !context.json else {
+                throw PhotonError(
+                    .notFound, "not sure what was said (the general model guessed \"\(heard.text)\"); nothing was sent",
+                    hint: "say it again, or add the phrase to voice-phrases.txt in the config folder (or give --phrases FILE)")
+            }
+            context.terminal.writeError("heard (a guess): \(heard.text)\nSend \(summary)? [y/N] ")
+            let reply = context.terminal.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+            guard reply == "y" || reply == "yes" else {
+                context.note("nothing was sent")
+                return 1
+            }
+        } else if !context.json {
+            context.note("heard: \(heard.text)")
+        }
+        // The words go as words: the router and the TV's session turn them into the same
+        // commands on every door (the daemon's API and MQTT take `{"voice":{"text":…}}`).
+        _ = try await ControlCommands.send([.spoken(heard.text, to: target ?? .search)], delay: 0, to: tv, context)
+        var sent = json
+        if case .object(var fields) = json {
+            fields.removeAll { $0.0 == "sent" }
+            fields.append(("sent", .bool(true)))
+            sent = .object(fields)
+        }
+        context.emit(sent, text: "sent: \(summary)")
+        return 0
+    }
+
+    /// Records from the microphone at the recogniser's rate, until the recording ends.
+    private static func record(_ context: CLIContext) async throws -> [Int16] {
+        let recording = try MicrophoneRecording.start(sampleRate: SpeechRecognizer.sampleRate)
+        let meter = RecordingMeter(context: context, device: recording.deviceName)
+        let enter = EnterWatcher.start(if: context.terminal.isInteractive) { recording.stop() }
+        defer {
+            meter.end()
+            enter.finish()
+        }
+        var samples: [Int16] = []
+        var ending: SpeechEndpointer.Verdict = .waitingForSpeech
+        for try await block in recording.blocks {
+            meter.show(block)
+            samples += block.samples
+            ending = block.verdict
+        }
+        if ending == .ended(.noSpeech) { throw noSpeech }
+        return samples
+    }
+
+    static let noSpeech = PhotonError(
+        .timeout, "no speech was heard; nothing was sent",
+        hint: "check the microphone (`pactl list short sources`, its level and mute) and speak after \"speak now\"")
+
+    private static func describe(_ command: RemoteCommand) -> String {
+        switch command {
+        case .search(let words): return "search \"\(words)\""
+        case .text(let words): return "text \"\(words)\""
+        case .launch(let app): return "launch \(app)"
+        case .channel(let number): return "channel \(number)"
+        default: return command.logDescription
+        }
+    }
+
+    private static func readWAV(_ path: String) throws -> WAVFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PhotonError(.usage, "cannot read \(path)", hint: "give a WAV file")
         }
         guard data.count <= 32 << 20 else { throw PhotonError(.usage, "\(path) is over 32 MiB; a voice query is a few seconds") }
-        let audio = try WAVFile.parse([UInt8](data))
-        let device = try await SessionSupport.device(parsed.arguments[0], context: context)
-        let adapter = try context.registry.adapter(id: device.brand)
-        guard let format = adapter.descriptor.voiceFormat else {
-            throw PhotonError.unsupported("\(adapter.displayName) TVs take no voice input", hint: "send the words as text: photon text TV \"…\"")
-        }
-        let pcm = audio.pcm16Mono(at: format.sampleRate)
-        context.log.debug("voice: \(audio.sampleRate) Hz, \(audio.channels) channel(s) → \(pcm.count) bytes at \(format.sampleRate) Hz")
-        _ = try await ControlCommands.send(.voice(pcm: pcm, sampleRate: format.sampleRate), parsed, context)
-        context.emit(.object([("bytes", .int(pcm.count))]), text: nil)
-        return 0
-    }
-}
-
-/// A decoded WAV file: samples as Float in -1...1, per channel interleaved.
-struct WAVFile {
-    var sampleRate: Int
-    var channels: Int
-    var samples: [Float]
-
-    static func parse(_ bytes: [UInt8]) throws -> WAVFile {
-        func bad(_ why: String) -> PhotonError { PhotonError(.usage, "not a usable WAV file: \(why)", hint: "use a PCM .wav file") }
-        func u32(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24 }
-        func u16(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 }
-        guard bytes.count >= 12, bytes[0..<4] == [0x52, 0x49, 0x46, 0x46], bytes[8..<12] == [0x57, 0x41, 0x56, 0x45] else {
-            throw bad("no RIFF/WAVE header")
-        }
-        var offset = 12
-        var format: (code: Int, channels: Int, rate: Int, bits: Int)?
-        while offset + 8 <= bytes.count {
-            let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-            let size = u32(offset + 4)
-            let body = offset + 8
-            guard size >= 0, body + size <= bytes.count || id == "data" else { throw bad("chunk '\(id)' runs past the end") }
-            if id == "fmt " {
-                guard size >= 16 else { throw bad("short fmt chunk") }
-                var code = u16(body)
-                if code == 0xFFFE, size >= 40 { code = u16(body + 24) }  // WAVE_FORMAT_EXTENSIBLE
-                format = (code, u16(body + 2), u32(body + 4), u16(body + 14))
-            } else if id == "data" {
-                guard let f = format else { throw bad("data before fmt") }
-                guard f.channels >= 1, f.channels <= 16, f.rate >= 1000, f.rate <= 384_000 else { throw bad("unusual channel count or rate") }
-                let end = min(body + size, bytes.count)
-                let data = bytes[body..<end]
-                return WAVFile(sampleRate: f.rate, channels: f.channels, samples: try decode(data, code: f.code, bits: f.bits))
-            }
-            offset = body + size + (size & 1)
-        }
-        throw bad("no data chunk")
+        return try WAVFile.parse([UInt8](data))
     }
 
-    static func decode(_ data: ArraySlice<UInt8>, code: Int, bits: Int) throws -> [Float] {
-        let b = Array(data)
-        switch (code, bits) {
-        case (1, 8): return b.map { (Float($0) - 128) / 128 }
-        case (1, 16):
-            return stride(from: 0, to: b.count - 1, by: 2).map { Float(Int16(bitPattern: UInt16(b[$0]) | UInt16(b[$0 + 1]) << 8)) / 32768 }
-        case (1, 24):
-            return stride(from: 0, to: b.count - 2, by: 3).map {
-                let v = Int32(bitPattern: UInt32(b[$0]) << 8 | UInt32(b[$0 + 1]) << 16 | UInt32(b[$0 + 2]) << 24) >> 8
-                return Float(v) / 8_388_608
+    /// `--phrases FILE` and the config folder's voice-phrases.txt.
+    private static func phrases(_ parsed: ParsedCommand, _ context: CLIContext) throws -> [String] {
+        var texts: [String] = []
+        let own = context.paths.configDirectory.appendingPathComponent("voice-phrases.txt").path
+        if let data = FileManager.default.contents(atPath: own) { texts.append(String(decoding: data, as: UTF8.self)) }
+        if let path = parsed.value("phrases") {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw PhotonError(.usage, "cannot read the phrases file \(path)", hint: "give a text file with one phrase a line")
             }
-        case (1, 32):
-            return stride(from: 0, to: b.count - 3, by: 4).map {
-                Float(Int32(bitPattern: UInt32(b[$0]) | UInt32(b[$0 + 1]) << 8 | UInt32(b[$0 + 2]) << 16 | UInt32(b[$0 + 3]) << 24)) / 2_147_483_648
-            }
-        case (3, 32):
-            return stride(from: 0, to: b.count - 3, by: 4).map {
-                Float(bitPattern: UInt32(b[$0]) | UInt32(b[$0 + 1]) << 8 | UInt32(b[$0 + 2]) << 16 | UInt32(b[$0 + 3]) << 24)
-            }
-        default:
-            throw PhotonError(.usage, "unsupported WAV encoding (format \(code), \(bits) bits)", hint: "convert it to 16-bit PCM")
+            texts.append(String(decoding: data, as: UTF8.self))
         }
-    }
-
-    /// Mixes to mono and resamples linearly to `rate`, as 16-bit little-endian bytes.
-    func pcm16Mono(at rate: Int) -> [UInt8] {
-        let frames = samples.count / channels
-        var mono = [Float](repeating: 0, count: frames)
-        for f in 0..<frames {
-            var sum: Float = 0
-            for c in 0..<channels { sum += samples[f * channels + c] }
-            mono[f] = sum / Float(channels)
-        }
-        let outCount = frames == 0 ? 0 : max(1, Int((Double(frames) * Double(rate) / Double(sampleRate)).rounded()))
-        var out: [UInt8] = []
-        out.reserveCapacity(outCount * 2)
-        let step = Double(sampleRate) / Double(rate)
-        for i in 0..<outCount {
-            let position = Double(i) * step
-            let index = min(Int(position), frames - 1)
-            let next = min(index + 1, frames - 1)
-            let fraction = Float(position - Double(index))
-            let value = mono[index] * (1 - fraction) + mono[next] * fraction
-            let clamped = Int16(max(-32768, min(32767, (value * 32767).rounded())))
-            out.append(UInt8(truncatingIfNeeded: clamped))
-            out.append(UInt8(truncatingIfNeeded: clamped >> 8))
-        }
-        return out
+        return texts.flatMap(VoiceVocabulary.phrases(inFile:))
     }
 }

@@ -51,6 +51,8 @@ extension RemoteCommand {
             try await Self.implementation(of: VolumeSetting.self, in: session, for: needed).setVolume(level)
         case .voice(let pcm, let rate):
             try await Self.implementation(of: VoiceQuerying.self, in: session, for: needed).sendVoice(pcm: pcm, sampleRate: rate)
+        case .liveVoice(let audio):
+            try await Self.implementation(of: VoiceQuerying.self, in: session, for: needed).sendVoice(live: audio)
         case .search(let keyword): try await Self.implementation(of: Searching.self, in: session, for: needed).search(keyword)
         case .input(let name): try await Self.implementation(of: InputSwitching.self, in: session, for: needed).switchInput(name)
         case .notify(let message):
@@ -63,6 +65,18 @@ extension RemoteCommand {
             } else {
                 let keys = try Self.implementation(of: KeySending.self, in: session, for: needed)
                 for key in try Self.digitKeys(for: number) { try await keys.sendKey(.key(key), .press) }
+            }
+        case .spoken(let words, let target):
+            let request = VoiceRequest(heard: words)
+            guard !VoiceVocabulary.normalize(words).isEmpty else { throw PhotonError(.usage, "there are no words to send") }
+            var installed: [TVApp] = []
+            if case .open = request, session.capabilities.contains(.appList), let listing = session as? any AppListing {
+                // The TV's own app names ("open plex"), bounded like a launch's lookup.
+                installed = ((try? await waitAtMost(.milliseconds(1500)) { try await listing.installedApps() }) ?? nil) ?? []
+            }
+            let canSearch = session.capabilities.contains(.search)
+            for command in request.commands(target: target, canSearch: canSearch, installed: installed) {
+                try await command.perform(on: session, sleep: sleep)
             }
         case .wake:
             throw PhotonError(

@@ -11,6 +11,14 @@ public enum RemoteCommand: Sendable, Hashable {
     case setVolume(Int)
     /// A voice query: 16-bit little-endian mono PCM at `sampleRate` Hz.
     case voice(pcm: [UInt8], sampleRate: Int)
+    /// A voice query still being spoken: the TV gets the audio as it is recorded (where
+    /// its brand takes pieces; others get it whole at the end). Only its start is bound
+    /// by the command's lifetime.
+    case liveVoice(LiveAudio)
+    /// Words a person said (recognised already): "open netflix", "search for …",
+    /// "channel one two", or words searched for or typed (`VoiceRequest`). What they
+    /// become depends on the TV: a search where it has one, else typed text.
+    case spoken(String, to: VoiceRequest.Target)
     /// The TV's own search for `keyword` (where the brand has one).
     case search(String)
     /// Switches to an input (`hdmi2`, `tv`, or the TV's label for one).
@@ -35,7 +43,14 @@ public enum RemoteCommand: Sendable, Hashable {
         case .launch: return .appLaunch
         case .volume: return .keys
         case .setVolume: return .volumeSet
-        case .voice: return .voice
+        case .voice, .liveVoice: return .voice
+        case .spoken(let words, _):
+            switch VoiceRequest(heard: words) {
+            case .open: return .appLaunch
+            case .channel: return .keys
+            // A search falls back to typing, which every brand with search also has.
+            case .search, .words: return .text
+            }
         case .search: return .search
         case .input: return .inputs
         case .notify: return .notifications
@@ -167,6 +182,8 @@ extension RemoteCommand {
         case .volume(let change): return "volume \(change.rawValue)"
         case .setVolume(let level): return "volume \(level)"
         case .voice(let pcm, _): return "voice (\(pcm.count) bytes)"
+        case .liveVoice(let audio): return "voice (live, \(audio.sampleRate) Hz)"
+        case .spoken(let words, let target): return "spoken words (\(words.count) characters, to \(target.rawValue))"
         case .search(let keyword): return "search (\(keyword.count) characters)"
         case .input(let name): return "input \(Redaction.sanitize(name.description))"
         case .notify(let message): return "notify (\(message.count) characters)"

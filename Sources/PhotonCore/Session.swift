@@ -80,6 +80,17 @@ public protocol VolumeSetting: RemoteSession {
 /// A voice query: 16-bit little-endian mono PCM (capability `voice`).
 public protocol VoiceQuerying: RemoteSession {
     func sendVoice(pcm: [UInt8], sampleRate: Int) async throws
+    /// Sends audio while it is still being recorded. A brand whose TV takes audio in
+    /// pieces streams it; the default waits for the whole recording.
+    func sendVoice(live audio: LiveAudio) async throws
+}
+
+extension VoiceQuerying {
+    public func sendVoice(live audio: LiveAudio) async throws {
+        var pcm: [UInt8] = []
+        for await block in audio.blocks { pcm += block }
+        try await sendVoice(pcm: pcm, sampleRate: audio.sampleRate)
+    }
 }
 
 /// The TV's own search (capability `search`).

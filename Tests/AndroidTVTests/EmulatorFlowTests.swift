@@ -279,8 +279,8 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
     }
 
     @Test func voiceChunking() {
-        #expect(AndroidTVSession.voiceChunks([UInt8](repeating: 1, count: 80000)).map(\.count) == [20480, 20480, 20480, 18560])
-        #expect(AndroidTVSession.voiceChunks([UInt8](repeating: 1, count: 100)).map(\.count) == [8192])
+        #expect(VoiceChunker.chunks(of: [UInt8](repeating: 1, count: 80000)).map(\.count) == [20480, 20480, 20480, 18560])
+        #expect(VoiceChunker.chunks(of: [UInt8](repeating: 1, count: 100)).map(\.count) == [8192])
     }
 
     @Test func certificateSubjects() {

@@ -13,6 +13,7 @@ import Testing
             .longPress(.key(.select), milliseconds: 1500), .text("the \"expanse\"\n"), .launch("https://www.youtube.com"), .search("the expanse"),
             .volume(.mute), .input(.hdmi(2)), .input(.label("PlayStation")), .input(.tuner),
             .notify("Dinner is ready\nnow"), .screen(on: false), .screen(on: true), .channel(ChannelNumber(major: 7, minor: 1)),
+            .spoken("open netflix", to: .search), .spoken("cat videos", to: .text),
         ]
         for command in commands {
             let json = try ServiceProtocol.json(command)
@@ -27,6 +28,7 @@ import Testing
             #"{"key":"warp-drive"}"#, #"{"key":"home","action":"tap"}"#, #"{"key":"home","hold":0}"#, #"{"key":"home","hold":"1"}"#,
             #"{"raw":""}"#, #"{"launch":""}"#, #"{"search":""}"#, #"{"input":""}"#, #"{"input":"a\nb"}"#, #"{"notify":""}"#, #"{"notify":"\u0007"}"#,
             #"{"screen":"dim"}"#, #"{"channel":"seven"}"#, #"{"volume":"louder"}"#, #"{}"#, #""key""#, #"{"text":1}"#,
+            #"{"voice":{"text":""}}"#, #"{"voice":{"text":"cat videos","to":"speaker"}}"#,
         ]
         for text in bad {
             do {
@@ -42,7 +44,7 @@ import Testing
             _ = try ServiceProtocol.command(from: try JSONValue.parse(#"{"voice":"AAAA"}"#))
         } catch let error as PhotonError {
             #expect(error.code == .unsupported)
-            #expect(error.hint?.contains("--direct") == true)
+            #expect(error.message.contains("recognised words"))
         }
         #expect(throws: PhotonError.self) { try ServiceProtocol.json(.voice(pcm: [0, 0], sampleRate: 8000)) }
     }

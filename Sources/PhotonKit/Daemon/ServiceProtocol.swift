@@ -13,7 +13,8 @@ public enum ServiceProtocol {
     /// Reads a command object: `{"key":"home"}`, `{"key":"select","hold":1000}`,
     /// `{"key":"home","action":"hold-start"}`, `{"raw":"KEYCODE_TV_INPUT"}`,
     /// `{"text":"…"}`, `{"launch":"…"}`, `{"input":"hdmi2"}`, `{"notify":"…"}`, `{"screen":"off"}`,
-    /// `{"volume":"up|down|mute"}`.
+    /// `{"volume":"up|down|mute"}`, `{"voice":{"text":"open netflix","to":"search"}}` (words
+    /// already recognised).
     public static func command(from json: JSONValue) throws -> RemoteCommand {
         guard json.isObject else { throw usage("\"command\" must be an object such as {\"key\":\"home\"}") }
         if let name = json["key"]?.stringValue ?? json["raw"]?.stringValue {
@@ -69,11 +70,20 @@ public enum ServiceProtocol {
             }
             return .volume(change)
         }
-        if json["voice"] != nil {
-            throw PhotonError.unsupported(
-                "voice is not sent through the daemon", hint: "run `photon voice --direct TV FILE.wav`")
+        if let voice = json["voice"] {
+            // Recognised words (the door recognised them, or a person typed them): audio
+            // does not fit a request line.
+            guard let words = voice["text"]?.stringValue else {
+                throw PhotonError.unsupported(
+                    "audio is not sent through the daemon; send the recognised words as {\"voice\":{\"text\":\"…\"}}",
+                    hint: "`photon voice TV` records and recognises on this machine")
+            }
+            guard !words.isEmpty, words.utf8.count <= 512 else { throw usage("\"voice\".\"text\" takes 1 to 512 bytes") }
+            let targetName = voice["to"]?.stringValue ?? VoiceRequest.Target.search.rawValue
+            guard let target = VoiceRequest.Target(rawValue: targetName) else { throw usage("\"voice\".\"to\" is \"search\" or \"text\"") }
+            return .spoken(words, to: target)
         }
-        throw usage("the command needs one of key, raw, text, launch, search, input, channel, notify, screen or volume")
+        throw usage("the command needs one of key, raw, text, launch, search, input, channel, notify, screen, volume or voice")
     }
 
     /// The JSON form of a command (what `command(from:)` reads back).
@@ -97,8 +107,10 @@ public enum ServiceProtocol {
         case .notify(let message): return DaemonWire.Command.notify(message)
         case .screen(let on): return DaemonWire.Command.screen(on: on)
         case .channel(let number): return DaemonWire.Command.channel(number.description)
-        case .voice:
-            throw PhotonError.unsupported("voice is not sent through the daemon", hint: "`photon voice` connects directly")
+        case .spoken(let words, let target):
+            return .object([("voice", .object([("text", .string(words)), ("to", .string(target.rawValue))]))])
+        case .voice, .liveVoice:
+            throw PhotonError.unsupported("audio is not sent through the daemon", hint: "`photon voice` connects directly")
         case .wake:
             throw PhotonError(.usage, "a wake is its own request (`wake`), not a command", hint: "see docs/daemon.md")
         }
