@@ -19,7 +19,11 @@ final class RecordingMeter: Sendable {
     func show(_ block: MicrophoneRecording.Block) {
         guard live else { return }
         // Ten updates a second are plenty for a meter.
-        guard shown.withLock({ count in defer { count += 1 }; return count % 5 == 0 }) else { return }
+        let turn = shown.withLock { count -> Int in
+            defer { count += 1 }
+            return count
+        }
+        guard turn % 5 == 0 else { return }
         let state = block.verdict == .waitingForSpeech ? "listening" : "hearing  "
         let seconds = String(format: "%4.1f", block.remaining.seconds)
         context.terminal.writeError("\r\(state) [\(SpeechEndpointer.meter(level: block.level))] \(seconds) s left ")
@@ -63,7 +67,11 @@ final class EnterWatcher: Sendable {
 
     /// Stops watching and waits until stdin is no longer read.
     func finish() {
-        guard running, !done.withLock({ done in defer { done = true }; return done }) else { return }
+        let wasDone = done.withLock { done -> Bool in
+            defer { done = true }
+            return done
+        }
+        guard running, !wasDone else { return }
         stopped.wait()
     }
 }

@@ -35,10 +35,11 @@ public enum Microphone {
 
 /// Capture through libpulse-simple.
 final class PulseCapture: AudioCapture, @unchecked Sendable {
-    typealias New = @convention(c) (
-        UnsafePointer<CChar>?, UnsafePointer<CChar>?, pa_stream_direction_t, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-        UnsafePointer<pa_sample_spec>?, UnsafePointer<pa_channel_map>?, UnsafePointer<pa_buffer_attr>?, UnsafeMutablePointer<Int32>?
-    ) -> OpaquePointer?
+    typealias New =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafePointer<CChar>?, pa_stream_direction_t, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+            UnsafePointer<pa_sample_spec>?, UnsafePointer<pa_channel_map>?, UnsafePointer<pa_buffer_attr>?, UnsafeMutablePointer<Int32>?
+        ) -> OpaquePointer?
     typealias Read = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, Int, UnsafeMutablePointer<Int32>?) -> Int32
     typealias Free = @convention(c) (OpaquePointer?) -> Void
     typealias ErrorText = @convention(c) (Int32) -> UnsafePointer<CChar>?
@@ -93,7 +94,11 @@ final class PulseCapture: AudioCapture, @unchecked Sendable {
     }
 
     func close() {
-        guard closed.withLock({ done in defer { done = true }; return !done }) else { return }
+        let first = closed.withLock { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
         freeFunction(stream)
     }
 
@@ -165,7 +170,11 @@ final class ALSACapture: AudioCapture, @unchecked Sendable {
     }
 
     func close() {
-        guard closed.withLock({ done in defer { done = true }; return !done }) else { return }
+        let first = closed.withLock { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
         _ = closeFunction(pcm)
     }
 

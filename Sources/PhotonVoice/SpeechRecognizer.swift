@@ -69,10 +69,12 @@ public final class SpeechRecognizer: @unchecked Sendable {
             "-samprate", String(Self.sampleRate),
         ]
         var cStrings = arguments.map { strdup($0) }
-        defer { cStrings.forEach { free($0) } }
-        guard let config = cStrings.withUnsafeMutableBufferPointer({ buffer in
-            library.parseArguments(nil, library.arguments(), Int32(buffer.count), buffer.baseAddress, 1)
-        }) else {
+        defer { for string in cStrings { free(string) } }
+        guard
+            let config = cStrings.withUnsafeMutableBufferPointer({ buffer in
+                library.parseArguments(nil, library.arguments(), Int32(buffer.count), buffer.baseAddress, 1)
+            })
+        else {
             throw PhotonError(.internal, "PocketSphinx refused its settings")
         }
         guard let decoder = library.initialize(config) else {
@@ -160,7 +162,8 @@ public final class SpeechRecognizer: @unchecked Sendable {
 
 /// libpocketsphinx's functions (and the libsphinxbase ones it brings), loaded once.
 final class PocketSphinxLibrary: @unchecked Sendable {
-    typealias ParseArguments = @convention(c) (OpaquePointer?, OpaquePointer?, Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32) -> OpaquePointer?
+    typealias ParseArguments =
+        @convention(c) (OpaquePointer?, OpaquePointer?, Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32) -> OpaquePointer?
     let library: SharedLibrary
     let arguments: @convention(c) () -> OpaquePointer?
     let parseArguments: ParseArguments

@@ -58,13 +58,16 @@ import Testing
                 let score = Speaker.wordAccuracy(heard: heard.text, reference: sentence)
                 if heard.isConfident, heard.text != sentence { sureButWrong.append("\(sentence) → \(heard.text)") }
                 total += score
-                lines.append("\(sentence) → \(heard.text) [\(heard.model.rawValue) \(String(format: "%.2f", heard.confidence))\(heard.isConfident ? "" : ", unsure")]")
+                lines.append(
+                    "\(sentence) → \(heard.text) [\(heard.model.rawValue) \(String(format: "%.2f", heard.confidence))\(heard.isConfident ? "" : ", unsure")]"
+                )
             }
             return (total / Double(sentences.count), lines)
         }
         let (closed, closedLines) = try await accuracy(Self.closed)
         let (free, freeLines) = try await accuracy(Self.free)
-        print("voice accuracy: closed vocabulary \(String(format: "%.1f", closed * 100)) % of words; free text \(String(format: "%.1f", free * 100)) %")
+        print(
+            "voice accuracy: closed vocabulary \(String(format: "%.1f", closed * 100)) % of words; free text \(String(format: "%.1f", free * 100)) %")
         print((closedLines + freeLines).joined(separator: "\n"))
         #expect(closed >= 0.9, "closed-vocabulary word accuracy \(closed): \(closedLines)")
         // A wrong answer may be heard, but never as a sure one (which would be sent).

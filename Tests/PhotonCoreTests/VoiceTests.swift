@@ -204,7 +204,9 @@ import Testing
     }
 
     @Test func malformedFilesAreUsageErrors() {
-        for bytes: [UInt8] in [[], Array("RIFF".utf8), Array("RIFF\0\0\0\0WAVEdata\u{4}\0\0\0abcd".utf8), Array("RIFF\0\0\0\0WAVEfmt \u{FF}\u{FF}\u{FF}\u{7F}".utf8)] {
+        for bytes: [UInt8] in [
+            [], Array("RIFF".utf8), Array("RIFF\0\0\0\0WAVEdata\u{4}\0\0\0abcd".utf8), Array("RIFF\0\0\0\0WAVEfmt \u{FF}\u{FF}\u{FF}\u{7F}".utf8),
+        ] {
             #expect(throws: PhotonError.self) { try WAVFile.parse(bytes) }
         }
     }
