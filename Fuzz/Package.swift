@@ -33,6 +33,7 @@ let package = Package(
         .executableTarget(name: "FuzzJSON", dependencies: [json]),
         .executableTarget(name: "FuzzDaemonRequest", dependencies: [core, json, kit]),
         .executableTarget(name: "FuzzSSDP", dependencies: [core]),
+        .executableTarget(name: "FuzzWAV", dependencies: [core]),
         .executableTarget(name: "FuzzMDNSTXT", dependencies: [core]),
         .executableTarget(name: "FuzzMAC", dependencies: [core]),
         .executableTarget(name: "FuzzRokuXML", dependencies: [core, roku]),

@@ -35,7 +35,7 @@ enum VoiceBench {
                 let start = ContinuousClock.now
                 let heard = try recognizer.recognize(samples)
                 decodeSeconds += (ContinuousClock.now - start).seconds
-                total += wordAccuracy(heard: heard.text, reference: sentence)
+                total += Recognition.wordAccuracy(heard: heard.text, reference: sentence)
                 if heard.isConfident {
                     sure += 1
                     if heard.text != sentence { sureWrong += 1 }
@@ -74,22 +74,4 @@ enum VoiceBench {
     }
 
     static func percent(_ value: Double) -> String { String(format: "%.1f %%", value * 100) }
-
-    static func wordAccuracy(heard: String, reference: String) -> Double {
-        let a = reference.split(separator: " ")
-        let b = heard.split(separator: " ")
-        guard !a.isEmpty else { return b.isEmpty ? 1 : 0 }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var previous = row[0]
-            row[0] = i
-            if b.isEmpty { continue }
-            for j in 1...b.count {
-                let saved = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = saved
-            }
-        }
-        return max(0, 1 - Double(row[b.count]) / Double(a.count))
-    }
 }

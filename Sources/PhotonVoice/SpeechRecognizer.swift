@@ -20,6 +20,27 @@ public struct Recognition: Sendable, Hashable {
     /// Whether the words may be sent without asking: the grammar matched with confidence,
     /// or both models heard the same words.
     public var isConfident: Bool
+
+    /// The share of `reference`'s words a `heard` transcript got right: 1 − word error rate
+    /// (substitutions, deletions and insertions each one error), at least 0. How the tests
+    /// and the benchmark score recognition.
+    public static func wordAccuracy(heard: String, reference: String) -> Double {
+        let a = reference.lowercased().split(separator: " ")
+        let b = heard.lowercased().split(separator: " ")
+        guard !a.isEmpty else { return b.isEmpty ? 1 : 0 }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var previous = row[0]
+            row[0] = i
+            if b.isEmpty { continue }
+            for j in 1...b.count {
+                let saved = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = saved
+            }
+        }
+        return max(0, 1 - Double(row[b.count]) / Double(a.count))
+    }
 }
 
 /// Speech to text on this machine with PocketSphinx and its US English model: no audio

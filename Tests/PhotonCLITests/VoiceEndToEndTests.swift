@@ -55,7 +55,7 @@ import Testing
             for sentence in sentences {
                 let wav = try WAVFile.parse([UInt8](try Data(contentsOf: try await Speaker.say(sentence, in: directory))))
                 let heard = try recognizer.recognize(wav.samples16Mono(at: SpeechRecognizer.sampleRate))
-                let score = Speaker.wordAccuracy(heard: heard.text, reference: sentence)
+                let score = Recognition.wordAccuracy(heard: heard.text, reference: sentence)
                 if heard.isConfident, heard.text != sentence { sureButWrong.append("\(sentence) → \(heard.text)") }
                 total += score
                 lines.append(

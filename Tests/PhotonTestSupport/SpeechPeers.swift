@@ -87,24 +87,4 @@ public enum Speaker {
         guard status == 0 else { throw TestFailure("espeak-ng failed (\(status)): \(p.standardError)") }
         return file
     }
-
-    /// The share of `reference`'s words a `heard` transcript got right (1 − word error rate,
-    /// at least 0): substitutions, deletions and insertions each count as one error.
-    public static func wordAccuracy(heard: String, reference: String) -> Double {
-        let a = reference.lowercased().split(separator: " ")
-        let b = heard.lowercased().split(separator: " ")
-        guard !a.isEmpty else { return b.isEmpty ? 1 : 0 }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var previous = row[0]
-            row[0] = i
-            if b.isEmpty { continue }
-            for j in 1...b.count {
-                let saved = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = saved
-            }
-        }
-        return max(0, 1 - Double(row[b.count]) / Double(a.count))
-    }
 }
