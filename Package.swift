@@ -6,6 +6,7 @@ let package = Package(
     name: "Photon",
     products: [
         .library(name: "PhotonJSON", targets: ["PhotonJSON"]),
+        .library(name: "PhotonCatalog", targets: ["PhotonCatalog"]),
         .library(name: "PhotonCore", targets: ["PhotonCore"]),
         .library(name: "PhotonCrypto", targets: ["PhotonCrypto"]),
         .library(name: "PhotonNet", targets: ["PhotonNet"]),
@@ -54,7 +55,10 @@ let package = Package(
         .target(name: "PhotonJSON", path: "Sources/PhotonJSON"),
         // Where the daemon's socket is and the form of its requests, shared by the front end.
         .target(name: "PhotonWire", dependencies: ["PhotonJSON"], path: "Sources/PhotonWire"),
-        .target(name: "PhotonCore", dependencies: ["PhotonJSON"], path: "Sources/PhotonCore"),
+        // The command catalog: every brand-neutral command's grammar, limits, wire form, Home
+        // Assistant entity and help, written once (standard library only, for the front end).
+        .target(name: "PhotonCatalog", dependencies: ["PhotonJSON"], path: "Sources/PhotonCatalog"),
+        .target(name: "PhotonCore", dependencies: ["PhotonJSON", "PhotonCatalog"], path: "Sources/PhotonCore"),
         // The command-line parser (typed options), man pages and version shared by photon-cli and
         // photon-emulator.
         .target(name: "PhotonArguments", dependencies: ["PhotonCore", "CPhotonVersion"], path: "Sources/PhotonArguments"),
@@ -89,7 +93,7 @@ let package = Package(
         // Release builds link it fully statically (it needs nothing but libc's system
         // calls), which saves the dynamic loader's millisecond on every key press.
         .executableTarget(
-            name: "photon", dependencies: ["PhotonJSON", "PhotonWire"], path: "Sources/photon",
+            name: "photon", dependencies: ["PhotonJSON", "PhotonWire", "PhotonCatalog"], path: "Sources/photon",
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
         // Release builds link photon-cli as a fixed-address (non-PIE) executable: a PIE of
         // this size makes the dynamic loader apply ~76,000 relative relocations, touching

@@ -103,6 +103,7 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
             ("audio/getVolume", { [weak self] in self?.volumeChanged($0) }),
             ("com.webos.applicationManager/listLaunchPoints", { [weak self] in self?.launchPointsChanged($0) }),
             ("com.webos.media/getForegroundAppInfo", { [weak self] in self?.playbackChanged($0) }),
+            (LGSoundOutputs.getURI, { [weak self] in self?.soundOutputChanged($0) }),
         ]
         await withTaskGroup(of: Void.self) { group in
             for (uri, update) in subscriptions {
@@ -134,6 +135,11 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
         continuation.yield(.currentApp(app))
         // Firmware without the power-state service: an app in front means the TV is on.
         if fallbackPower { continuation.yield(.power(isOn: true)) }
+    }
+
+    private func soundOutputChanged(_ payload: JSONValue) {
+        guard let output = LGSoundOutputs.current(payload) else { return }
+        continuation.yield(.setting(name: SoundOutputName.setting, value: LGSoundOutputs.standardName(ofID: output)))
     }
 
     private func volumeChanged(_ payload: JSONValue) {

@@ -11,7 +11,7 @@ public struct LGWebOSAdapter: TVAdapter {
     public static let searchTarget = "urn:lge-com:service:webos-second-screen:1"
     public static let maximumCapabilities = Capabilities(
         .keys, .text, .appLaunch, .appList, .volumeState, .volumeSet, .powerState, .currentApp, .wakeOnLAN, .inputs, .inputList, .notifications,
-        .screenPower, .channelList)
+        .screenPower, .channelList, .soundOutput)
 
     /// Catalog apps' webOS ids. An LG TV lists its apps, so an app missing here (Max,
     /// Twitch) is still found by its name in that list; Kodi has no webOS app.

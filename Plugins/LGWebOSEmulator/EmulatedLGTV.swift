@@ -88,6 +88,8 @@ public final class EmulatedLGTV: Sendable {
         var processing: String?
         var volume = 12
         var muted = false
+        /// The webOS id of the output the audio goes to (`changeSoundOutput`).
+        var soundOutput = "tv_speaker"
         var app = "com.webos.app.home"
         var playState = "playing"
     }

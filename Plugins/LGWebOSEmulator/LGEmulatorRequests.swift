@@ -127,7 +127,7 @@ extension EmulatedLGTV {
                     "volumeStatus",
                     .object([
                         ("activeStatus", true), ("adjustVolume", true), ("maxVolume", 100), ("muteStatus", .bool(s.muted)),
-                        ("volume", .int(s.volume)), ("mode", "normal"), ("soundOutput", "tv_speaker"),
+                        ("volume", .int(s.volume)), ("mode", "normal"), ("soundOutput", .string(s.soundOutput)),
                     ])
                 ),
             ])
@@ -149,7 +149,7 @@ extension EmulatedLGTV {
                 )
             ])
         case "com.webos.service.apiadapter/audio/getSoundOutput":
-            return .success([("soundOutput", "tv_speaker")])
+            return .success([("soundOutput", .string(s.soundOutput))])
         case "com.webos.media/getForegroundAppInfo":
             return .success([
                 (
@@ -194,7 +194,19 @@ extension EmulatedLGTV {
             state.withLock { $0.volume = level }
             emit(EmulatorEvent("volume", [("level", .int(level))]))
             await push("audio/getVolume")
-            return [("volume", .int(level)), ("soundOutput", "tv_speaker")]
+            return [("volume", .int(level)), ("soundOutput", .string(state.withLock { $0.soundOutput }))]
+        case "com.webos.service.apiadapter/audio/changeSoundOutput":
+            // As webOS answers: an output this set lacks is an error, nothing changes.
+            let output = payload["output"]?.stringValue ?? ""
+            guard LGSoundOutputs.known.contains(where: { $0.id == output }) else {
+                emit(EmulatorEvent("sound_output_failed", [("output", .string(output))]))
+                throw ServiceError(message: "500 Invalid sound output")
+            }
+            state.withLock { $0.soundOutput = output }
+            emit(EmulatorEvent("sound_output", [("output", .string(output))]))
+            await push(LGSoundOutputs.getURI)
+            await push("audio/getVolume")
+            return []
         case "audio/volumeUp", "audio/volumeDown":
             let up = uri.hasSuffix("Up")
             state.withLock { s in s.volume = max(0, min(100, s.volume + (up ? 1 : -1))) }

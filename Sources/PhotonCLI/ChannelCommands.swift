@@ -3,31 +3,28 @@ import PhotonKit
 
 /// `photon channel TV up|down|NUMBER` and `photon channels TV`: channels as one router
 /// command (`.channel`) from every door. A number is tuned with the TV's own call where
-/// its brand has one (LG, Roku TVs), else typed as digits and Enter; the command says which.
+/// its brand lists channels, else typed as digits and Enter; the command says which.
 enum ChannelCommands {
-    static let specs: [CommandSpec] = [
-        CommandSpec(
-            ["channel"], summary: "change the channel: up, down, or a number", arguments: "TV up|down|NUMBER", minimumArguments: 2,
-            maximumArguments: 2,
-            details: """
-                NUMBER is 7 or 7.1 (7-1). LG and Roku TVs tune it with their own call after finding it in the TV's channel list \
-                (7 means the first 7.x there; a number the TV lacks exits 1); other brands get the digits and Enter, which \
-                cannot type a sub-channel (exit 6). up and down are the channel keys.
-                """,
-            examples: ["photon channel living-room 7", "photon channel den 7.1", "photon channel den up"], run: channel),
-        CommandSpec(
-            ["channels"], summary: "list a TV's channels", arguments: "TV", minimumArguments: 1, maximumArguments: 1,
-            details: "Where the brand can list them (LG, Roku TVs); others exit 6.",
-            examples: ["photon channels den", "photon channels den --json"], run: channels),
-    ]
+    static func specs(_ registry: AdapterRegistry) -> [CommandSpec] {
+        let entry = CommandCatalog.entry(named: "channel")!
+        return [
+            CommandSpec(
+                [entry.name], summary: entry.summary, arguments: "TV \(entry.argument)", minimumArguments: 2, maximumArguments: 2,
+                details: entry.details + " A number the TV's list lacks exits 1. "
+                    + ControlCommands.brandsLine(for: ["channel-list"], registry)
+                    .replacingOccurrences(of: "Brands:", with: "Brands with the tuning call:"),
+                examples: entry.examples, run: channel),
+            CommandSpec(
+                ["channels"], summary: "list a TV's channels", arguments: "TV", minimumArguments: 1, maximumArguments: 1,
+                details: "Where the brand can list them; others exit 6. " + ControlCommands.brandsLine(for: ["channel-list"], registry),
+                examples: ["photon channels den", "photon channels den --json"], run: channels),
+        ]
+    }
 
     static func channel(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let tv = parsed.arguments[0]
-        switch parsed.arguments[1].lowercased() {
-        case "up": return try await ControlCommands.send(.key(.key(.channelUp), .press), parsed, context)
-        case "down": return try await ControlCommands.send(.key(.key(.channelDown), .press), parsed, context)
-        default:
-            let number = try ChannelNumber(parsing: parsed.arguments[1])
+        switch try RemoteCommand(verb: "channel", argument: parsed.arguments[1]) {
+        case .channel(let number):
             try await ControlCommands.send([.channel(number)], delay: 0, to: tv, context)
             let method = try await self.method(for: tv, context)
             let text =
@@ -39,6 +36,9 @@ enum ChannelCommands {
                 context.note(text)
             }
             return 0
+        case let key:
+            // up and down: the channel keys.
+            return try await ControlCommands.send(key, parsed, context)
         }
     }
 

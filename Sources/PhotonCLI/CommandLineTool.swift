@@ -21,10 +21,9 @@ public enum PhotonCommandLine {
     ]
 
     /// Commands that open a session to a TV (the first word of the command line).
-    static let connectingCommands: Set<String> = [
-        "key", "text", "launch", "volume", "search", "input", "channel", "channels", "notify", "screen", "power", "run", "status", "apps", "voice",
-        "remote", "pair", "probe", "doctor", "wake",
-    ]
+    static let connectingCommands: Set<String> = Set(CommandCatalog.entries.map(\.name)).union([
+        "channels", "power", "run", "status", "apps", "voice", "remote", "pair", "probe", "doctor", "wake",
+    ])
 
     /// The parser for a tool with these brands (their options join `pair` and `probe`).
     public static func parser(for registry: AdapterRegistry = BuiltInPlugins.adapters) -> ArgumentParser {

@@ -58,10 +58,24 @@ enum CompletionScripts {
             } else {
                 first = "none"
             }
-            let rest =
-                ["key": "keys", "volume": "volume", "input": "inputs", "screen": "screen", "channel": "channel", "power": "power"][
-                    command.words.first ?? ""] ?? "none"
+            let word = command.words.first ?? ""
+            let rest = word == "key" ? "keys" : argumentValues(word).isEmpty ? "none" : "v_\(word)"
             return (first, rest)
+        }
+
+        /// The fixed values the argument after the TV takes: the catalog entry's
+        /// completions (`volume`: up down mute), and power's targets.
+        static func argumentValues(_ word: String) -> [String] {
+            if let entry = CommandCatalog.entry(named: word), entry.name == word { return entry.completions }
+            if word == "power" { return PowerTarget.allCases.map(\.rawValue) }
+            return []
+        }
+
+        func argumentValues(_ word: String) -> [String] { Self.argumentValues(word) }
+
+        /// Every command word whose argument has fixed values, with them.
+        var valuedWords: [(word: String, values: [String])] {
+            words.map { ($0, argumentValues($0)) }.filter { !$0.values.isEmpty }
         }
 
         static func values(_ option: OptionSpec, brands: [String]) -> [String]? {
@@ -122,11 +136,7 @@ enum CompletionScripts {
                     case "$kind" in
                         tvs) _photon_match_tvs ;;
                         keys) COMPREPLY=($(compgen -W "\(keyNames.joined(separator: " "))" -- "$cur")) ;;
-                        volume) COMPREPLY=($(compgen -W "up down mute" -- "$cur")) ;;
-                        screen) [[ $n -eq 1 ]] && COMPREPLY=($(compgen -W "off on" -- "$cur")) ;;
-                        channel) [[ $n -eq 1 ]] && COMPREPLY=($(compgen -W "up down" -- "$cur")) ;;
-                        power) [[ $n -eq 1 ]] && COMPREPLY=($(compgen -W "on off toggle" -- "$cur")) ;;
-                        inputs) [[ $n -eq 1 ]] && COMPREPLY=($(compgen -W "\(InputName.standardNames.joined(separator: " "))" -- "$cur")) ;;
+                        \(valuedWords.map { "v_\($0.word)) [[ $n -eq 1 ]] && COMPREPLY=($(compgen -W \"\($0.values.joined(separator: " "))\" -- \"$cur\")) ;;" }.joined(separator: "\n        "))
                         shells) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
                         brands) COMPREPLY=($(compgen -W "\(brands.joined(separator: " "))" -- "$cur")) ;;
                         sub) COMPREPLY=($(compgen -W "$subs" -- "$cur")) ;;
@@ -247,11 +257,7 @@ enum CompletionScripts {
             switch kind {
             case "tvs": return "_photon_tvs"
             case "keys": return "(\(RemoteKey.allCases.map(\.rawValue).joined(separator: " ")))"
-            case "volume": return "(up down mute)"
-            case "screen": return "(off on)"
-            case "channel": return "(up down)"
-            case "power": return "(on off toggle)"
-            case "inputs": return "(\(InputName.standardNames.joined(separator: " ")))"
+            case let valued where valued.hasPrefix("v_"): return "(\(argumentValues(String(valued.dropFirst(2))).joined(separator: " ")))"
             case "shells": return "(bash zsh fish)"
             default: return " "
             }
@@ -356,12 +362,9 @@ enum CompletionScripts {
                 default: break
                 }
                 if rest == "keys" { lines.append("complete -c photon -n \(pastFirst) -a \(quote(keyNames.joined(separator: " ")))") }
-                if rest == "volume" { lines.append("complete -c photon -n \(pastFirst) -a 'up down mute'") }
                 let atSecond = "'__photon_using \(word); and test (__photon_arguments) = 1'"
-                if rest == "inputs" { lines.append("complete -c photon -n \(atSecond) -a \(quote(InputName.standardNames.joined(separator: " ")))") }
-                if rest == "screen" { lines.append("complete -c photon -n \(atSecond) -a 'off on'") }
-                if rest == "channel" { lines.append("complete -c photon -n \(atSecond) -a 'up down'") }
-                if rest == "power" { lines.append("complete -c photon -n \(atSecond) -a 'on off toggle'") }
+                let values = argumentValues(word)
+                if !values.isEmpty { lines.append("complete -c photon -n \(atSecond) -a \(quote(values.joined(separator: " ")))") }
             }
             return lines.joined(separator: "\n") + "\n"
         }

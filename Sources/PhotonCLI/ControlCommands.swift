@@ -2,12 +2,15 @@ import Foundation
 import PhotonCore
 import PhotonKit
 
-/// `photon key|text|launch|search|notify|screen|volume`: one session, commands sent in order.
+/// `photon key` and every command the catalog derives (`text`, `launch`, `search`,
+/// `notify`, `screen`, `volume`, and whatever entry comes next): one session, commands
+/// sent in order.
 enum ControlCommands {
     static func specs(_ registry: AdapterRegistry) -> [CommandSpec] {
-        [
+        let key = CommandCatalog.entry(named: "key")!
+        return [
             CommandSpec(
-                ["key"], summary: "send keys to a TV, in order", arguments: "TV KEY...", minimumArguments: 2, maximumArguments: nil,
+                [key.name], summary: key.summary, arguments: "TV \(key.argument)", minimumArguments: 2, maximumArguments: nil,
                 options: [
                     OptionSpec("long", help: "hold each key (long press)"),
                     OptionSpec("hold", type: .milliseconds(0...60_000), help: "how long --long holds, in milliseconds (default 1000)"),
@@ -16,40 +19,64 @@ enum ControlCommands {
                     OptionSpec("wake", help: "for power keys: if the TV does not answer, wake it (Wake-on-LAN) and wait for it"),
                     OptionSpec("broadcast", value: "ADDR", help: "with --wake: where to send the packet (repeatable)", repeatable: true),
                 ],
-                details: "TV is a nickname, id or paired address. `photon keys` lists key names.",
-                examples: [
-                    "photon key living-room home", "photon key living-room down down select", "photon key tv select --long",
-                    "photon key tv --raw KEYCODE_TV_INPUT_HDMI_1", "photon key tv power --wake",
-                ],
-                run: key),
-            CommandSpec(
-                ["text"], summary: "type text into the focused field", arguments: "TV STRING", minimumArguments: 2, maximumArguments: 2,
-                details: "The whole string is sent at once (more reliable than typing letter by letter).",
-                examples: ["photon text living-room \"the expanse\""], run: text),
-            CommandSpec(
-                ["launch"], summary: "open an app or deep link", arguments: "TV APP", minimumArguments: 2, maximumArguments: 2,
-                details: "APP is a name from Photon's app catalog on every brand (netflix, youtube, prime video, disney+, max, hulu, plex, "
-                    + "spotify, apple tv, twitch, kodi: `photon apps --catalog`), or an id or link as the brand takes it. "
-                    + registry.adapters.map(\.descriptor.help.launch).filter { !$0.isEmpty }.joined(separator: " "),
-                examples: ["photon launch living-room netflix", "photon launch living-room https://www.netflix.com/title/80057281"], run: launch),
-            CommandSpec(
-                ["search"], summary: "search on the TV (its own search screen)", arguments: "TV KEYWORDS", minimumArguments: 2, maximumArguments: 2,
-                details: "Where the TV's brand has a search over its protocol (Roku's /search/browse); others exit 6.",
-                examples: ["photon search den \"the expanse\""], run: search),
-            CommandSpec(
-                ["notify"], summary: "show a short message on the TV's screen", arguments: "TV MESSAGE", minimumArguments: 2, maximumArguments: 2,
-                details: "1 to \(RemoteCommand.notificationLimit) characters, shown as a toast where the brand has them (LG); others exit 6.",
-                examples: ["photon notify living-room \"Dinner is ready\""], run: notify),
-            CommandSpec(
-                ["screen"], summary: "switch the picture off or on (the TV stays on)", arguments: "TV off|on", minimumArguments: 2,
-                maximumArguments: 2,
-                details: "Where the brand can (LG, on firmware that has the call); others exit 6. Sound and apps go on while the picture is off.",
-                examples: ["photon screen office off", "photon screen office on"], run: screen),
-            CommandSpec(
-                ["volume"], summary: "change the volume", arguments: "TV up|down|mute|LEVEL", minimumArguments: 2, maximumArguments: 2,
-                details: "A LEVEL (0–100) sets the volume where the brand has absolute volume (LG); others take steps only and exit 6.",
-                examples: ["photon volume living-room up", "photon volume living-room mute", "photon volume living-room 15"], run: volume),
+                details: key.details, examples: key.examples, run: Self.key)
         ]
+            + CommandCatalog.entries.filter(\.derivedCommandLine).map { entry in
+                let list = entry.listKind.flatMap(TVListKind.init(rawValue:))
+                return CommandSpec(
+                    [entry.name], summary: entry.summary, arguments: list == nil ? "TV \(entry.argument)" : "TV [\(entry.argument)]",
+                    minimumArguments: list == nil ? 2 : 1, maximumArguments: 2, details: details(of: entry, registry), examples: entry.examples,
+                    run: { parsed, context in
+                        if parsed.arguments.count == 1, let list { return try await listChoices(list, parsed, context) }
+                        return try await send(RemoteCommand(verb: entry.name, argument: parsed.arguments[1]), parsed, context)
+                    })
+            }
+    }
+
+    /// A derived command without its argument: the TV's choices for it (`photon sound TV`),
+    /// the one in use marked.
+    static func listChoices(_ kind: TVListKind, _ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
+        let items = try await context.control().items(kind, of: parsed.arguments[0])
+        if context.json {
+            for item in items { context.emit(ServiceProtocol.json(item), text: nil) }
+        } else {
+            let rows =
+                [["NAME", "ID", "IN USE"]]
+                + items.map { [Redaction.sanitize($0.name, limit: 40), Redaction.sanitize($0.id, limit: 40), $0.active == true ? "yes" : ""] }
+            context.terminal.write(Table.render(rows))
+        }
+        return 0
+    }
+
+    /// The entry's help, the brands' own words where they have some (what a brand takes
+    /// as an app), and which registered brands can do it, from their capabilities.
+    static func details(of entry: CommandEntry, _ registry: AdapterRegistry) -> String {
+        var text = entry.details
+        if entry.name == "launch" {
+            let words = registry.adapters.map(\.descriptor.help.launch).filter { !$0.isEmpty }
+            if !words.isEmpty { text += " " + words.joined(separator: " ") }
+        }
+        return text + " " + brandsLine(for: entry.capabilities, registry)
+    }
+
+    /// "Brands: lg (level), roku, …": which registered brands declare one of
+    /// `capabilities`, derived from their descriptors, never written by hand.
+    static func brandsLine(for capabilities: [String], _ registry: AdapterRegistry) -> String {
+        let names = brandNames(for: capabilities, registry)
+        guard !names.isEmpty else { return "No registered brand can do it yet." }
+        return "Brands: \(names.joined(separator: ", "))."
+    }
+
+    /// The registered brands that declare one of `capabilities`, each with what it lacks
+    /// of the others (`roku (not volume-set)`).
+    static func brandNames(for capabilities: [String], _ registry: AdapterRegistry) -> [String] {
+        let wanted = capabilities.compactMap(Capability.init(rawValue:))
+        let brands = registry.adapters.map(\.descriptor).filter { descriptor in wanted.contains { descriptor.capabilities.contains($0) } }
+        return brands.map { descriptor in
+            let partial = wanted.filter { !descriptor.capabilities.contains($0) }
+            return wanted.count > 1 && !partial.isEmpty
+                ? "\(descriptor.id) (not \(partial.map(\.rawValue).joined(separator: ", ")))" : descriptor.id
+        }
     }
 
     static func milliseconds(_ parsed: ParsedCommand, _ name: String, default value: Int) throws -> Int {
@@ -62,7 +89,10 @@ enum ControlCommands {
 
     static func keyInputs(_ names: ArraySlice<String>, raw: Bool) throws -> [KeyInput] {
         try names.map { name in
-            if raw { return .raw(name) }
+            if raw {
+                guard case .key(let input, _) = try RemoteCommand(wire: .object([("raw", .string(name))])) else { return .raw(name) }
+                return input
+            }
             if let key = RemoteKey(name: name) { return .key(key) }
             let suggestion = Suggestions.closest(to: name.lowercased(), in: RemoteKey.allCases.map(\.rawValue))
             throw PhotonError(
@@ -97,42 +127,6 @@ enum ControlCommands {
         if context.json {
             context.emit(.object([("sent", .array(inputs.map { .string($0.description) }))]), text: nil)
         }
-    }
-
-    static func text(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        try await send(.text(parsed.arguments[1]), parsed, context)
-    }
-
-    static func search(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        try await send(.search(parsed.arguments[1]), parsed, context)
-    }
-
-    static func notify(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        try RemoteCommand.checkNotification(parsed.arguments[1])
-        return try await send(.notify(parsed.arguments[1]), parsed, context)
-    }
-
-    static func screen(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        switch parsed.arguments[1].lowercased() {
-        case "on": return try await send(.screen(on: true), parsed, context)
-        case "off": return try await send(.screen(on: false), parsed, context)
-        default: throw PhotonError(.usage, "screen takes off or on, not '\(Redaction.sanitize(parsed.arguments[1]))'")
-        }
-    }
-
-    static func launch(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        try await send(.launch(parsed.arguments[1]), parsed, context)
-    }
-
-    static func volume(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        if let level = Int(parsed.arguments[1]) {
-            guard (0...100).contains(level) else { throw PhotonError(.usage, "a volume level is from 0 to 100, not \(level)") }
-            return try await send(.setVolume(level), parsed, context)
-        }
-        guard let change = VolumeChange(rawValue: parsed.arguments[1].lowercased()) else {
-            throw PhotonError(.usage, "volume takes up, down, mute or a level from 0 to 100, not '\(Redaction.sanitize(parsed.arguments[1]))'")
-        }
-        return try await send(.volume(change), parsed, context)
     }
 
     static func send(_ command: RemoteCommand, _ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {

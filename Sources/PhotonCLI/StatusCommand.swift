@@ -42,6 +42,8 @@ enum StatusCommand {
                 .object([("device", .object([("model", .optional(model)), ("vendor", .optional(vendor)), ("version", .optional(version))]))]),
                 "device: \(text)\(version.map { " (remote service \(Redaction.sanitize($0)))" } ?? "")"
             )
+        case .setting(let name, let value):
+            return (.object(ServiceProtocol.fields(event)), "\(name): \(Redaction.sanitize(value, limit: 64))")
         case .disconnected(let reason):
             return (.object([("disconnected", .optional(reason?.message))]), "disconnected\(reason.map { ": \($0.message)" } ?? "")")
         }

@@ -47,7 +47,11 @@ extension RemoteCommand {
             }
             try await launcher.launch(try AppCatalog.launchTarget(for: app, ids: launcher.catalogIDs, installed: installed))
         case .setVolume(let level):
-            guard (0...100).contains(level) else { throw PhotonError(.usage, "a volume level is from 0 to 100, not \(level)") }
+            guard CommandLimits.volumeLevels.contains(level) else {
+                throw PhotonError(
+                    .usage,
+                    "a volume level is from \(CommandLimits.volumeLevels.lowerBound) to \(CommandLimits.volumeLevels.upperBound), not \(level)")
+            }
             try await Self.implementation(of: VolumeSetting.self, in: session, for: needed).setVolume(level)
         case .voice(let pcm, let rate):
             try await Self.implementation(of: VoiceQuerying.self, in: session, for: needed).sendVoice(pcm: pcm, sampleRate: rate)
@@ -59,6 +63,7 @@ extension RemoteCommand {
             try RemoteCommand.checkNotification(message)
             try await Self.implementation(of: Notifying.self, in: session, for: needed).notify(message)
         case .screen(let on): try await Self.implementation(of: ScreenSwitching.self, in: session, for: needed).setScreen(on: on)
+        case .sound(let output): try await Self.implementation(of: SoundOutputSwitching.self, in: session, for: needed).setSoundOutput(output)
         case .channel(let number):
             if Self.channelMethod(for: session) == .tuningCall, let tuner = session as? any ChannelTuning {
                 try await tuner.tune(number)

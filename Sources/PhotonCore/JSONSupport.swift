@@ -1,6 +1,7 @@
 // JSONValue and its strict parser live in PhotonJSON (standard library only, so the small
 // `photon` front end can use them without Foundation); every Photon module sees them
 // through PhotonCore.
+@_exported import PhotonCatalog
 @_exported import PhotonJSON
 
 extension PhotonError {

@@ -5,6 +5,8 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
     case apps
     case inputs
     case channels
+    /// Where the TV's audio can go (`photon sound TV`).
+    case soundOutputs = "sound-outputs"
 
     /// The capability a TV declares when it can give this list.
     public var requiredCapability: Capability {
@@ -12,6 +14,7 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
         case .apps: return .appList
         case .inputs: return .inputList
         case .channels: return .channelList
+        case .soundOutputs: return .soundOutput
         }
     }
 
@@ -31,6 +34,9 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
             case .channels:
                 throw PhotonError.unsupported(
                     "the TV cannot list its channels", hint: "its brand's protocol has no channel list; `photon channel TV NUMBER` types the digits")
+            case .soundOutputs:
+                throw PhotonError.unsupported(
+                    "the TV cannot say where its audio goes", hint: "its brand's protocol has no sound output call")
             case .inputs:
                 throw PhotonError.unsupported(
                     "the TV cannot list its inputs",
@@ -49,6 +55,8 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
         case .channels:
             let channels = try await RemoteCommand.implementation(of: ChannelListing.self, in: session, for: requiredCapability).channels()
             return channels.map { TVListItem(id: $0.id, name: $0.name, number: $0.number) }
+        case .soundOutputs:
+            return try await RemoteCommand.implementation(of: SoundOutputSwitching.self, in: session, for: requiredCapability).soundOutputs()
         }
     }
 }

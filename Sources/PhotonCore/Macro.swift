@@ -43,6 +43,8 @@ public struct Macro: Sendable, Equatable {
     public static let longestWait: Duration = .seconds(600)
     /// How long a `wait-for` waits when it names no time.
     public static let defaultWaitFor: Duration = .seconds(10)
+    /// The longest step line: room for the longest text the catalog takes and its verb.
+    public static let stepBytes = CommandLimits.textBytes + 64
 
     /// One step per element; errors name the step (`step 3 ("lunch x")`).
     public init(steps texts: [String]) throws {
@@ -74,8 +76,8 @@ public struct Macro: Sendable, Equatable {
 
     /// Reads one step. Throws `usage` with what the step should look like.
     public static func parse(step text: String) throws -> MacroStep {
-        guard text.utf8.count <= 1024, !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" }) else {
-            throw PhotonError(.usage, "a step is one line of at most 1024 bytes, without control characters")
+        guard text.utf8.count <= Self.stepBytes, !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" }) else {
+            throw PhotonError(.usage, "a step is one line of at most \(Self.stepBytes) bytes, without control characters")
         }
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let verb = words.first?.lowercased() else { throw PhotonError(.usage, "an empty step") }
@@ -85,43 +87,7 @@ public struct Macro: Sendable, Equatable {
         switch verb {
         case "key", "keys":
             guard !arguments.isEmpty else { throw needs("key names: key down down select") }
-            return .commands(
-                try arguments.map { name in
-                    guard let key = RemoteKey(name: name) else {
-                        throw PhotonError(.usage, "unknown key '\(Redaction.sanitize(name))'", hint: "see `photon keys`")
-                    }
-                    return .key(.key(key), .press)
-                })
-        case "text":
-            guard !rest.isEmpty else { throw needs("the text to type: text the expanse") }
-            return .commands([.text(rest)])
-        case "launch":
-            guard !rest.isEmpty else { throw needs("an app: launch youtube") }
-            return .commands([.launch(rest)])
-        case "search":
-            guard !rest.isEmpty, rest.utf8.count <= 512 else { throw needs("keywords: search the expanse") }
-            return .commands([.search(rest)])
-        case "input":
-            return .commands([.input(try InputName(parsing: rest))])
-        case "channel":
-            switch arguments.first?.lowercased() {
-            case "up"?: return .commands([.key(.key(.channelUp), .press)])
-            case "down"?: return .commands([.key(.key(.channelDown), .press)])
-            default:
-                guard arguments.count == 1 else { throw needs("up, down or a number: channel 7") }
-                return .commands([.channel(try ChannelNumber(parsing: arguments[0]))])
-            }
-        case "volume":
-            guard arguments.count == 1 else { throw needs("up, down, mute or a level: volume 12") }
-            if let level = Int(arguments[0]), (0...100).contains(level) { return .commands([.setVolume(level)]) }
-            guard let change = VolumeChange(rawValue: arguments[0].lowercased()) else { throw needs("up, down, mute or a level from 0 to 100") }
-            return .commands([.volume(change)])
-        case "notify":
-            try RemoteCommand.checkNotification(rest)
-            return .commands([.notify(rest)])
-        case "screen":
-            guard arguments.count == 1, ["on", "off"].contains(arguments[0].lowercased()) else { throw needs("on or off") }
-            return .commands([.screen(on: arguments[0].lowercased() == "on")])
+            return .commands(try arguments.map { try RemoteCommand(verb: "key", argument: $0) })
         case "power":
             guard arguments.count == 1, let target = PowerTarget(rawValue: arguments[0].lowercased()) else { throw needs("on, off or toggle") }
             return .power(target)
@@ -146,9 +112,14 @@ public struct Macro: Sendable, Equatable {
             default: throw needs("app NAME [TIME] or power STATE [TIME]")
             }
         default:
-            throw PhotonError(
-                .usage, "unknown step '\(Redaction.sanitize(verb))'",
-                hint: "steps: key, text, launch, search, volume, input, channel, notify, screen, power, wait, wait-for")
+            // Every other step is a catalog command: its argument is the rest of the line.
+            guard let entry = CommandCatalog.entry(named: verb) else {
+                throw PhotonError(
+                    .usage, "unknown step '\(Redaction.sanitize(verb))'",
+                    hint: "steps: \((CommandCatalog.entries.map(\.name) + ["power", "wait", "wait-for"]).joined(separator: ", "))")
+            }
+            guard !rest.isEmpty else { throw needs("\(entry.argument): \(entry.name) \(entry.argument.split(separator: "|").first ?? "")") }
+            return .commands([try RemoteCommand(verb: entry.name, argument: rest)])
         }
     }
 

@@ -29,6 +29,9 @@ public enum RemoteCommand: Sendable, Hashable {
     case screen(on: Bool)
     /// Tunes a channel: the TV's own call where it has one, else the digits and Enter.
     case channel(ChannelNumber)
+    /// Sends the TV's audio to an output: a standard name (`speaker`, `arc`, `optical`,
+    /// `bluetooth`, `headphone`, `lineout`) or the TV's own id for one.
+    case sound(String)
     /// Wakes a TV that does not answer (Wake-on-LAN to its stored MACs) and waits for
     /// it. Performed by the session service, never by an adapter's session, but admitted
     /// by the router like every other command: an expired or repeated wake sends nothing.
@@ -56,6 +59,7 @@ public enum RemoteCommand: Sendable, Hashable {
         case .notify: return .notifications
         case .screen: return .screenPower
         case .channel: return .keys
+        case .sound: return .soundOutput
         case .wake: return .wakeOnLAN
         }
     }
@@ -91,6 +95,9 @@ public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
     case screenPower = "screen-power"
     /// Listing channels, and tuning one with the TV's own call (`photon channels TV`).
     case channelList = "channel-list"
+    /// Where the TV's audio goes: listing the outputs, switching, and reporting the one in
+    /// use (`photon sound TV arc`).
+    case soundOutput = "sound-output"
 }
 
 /// A set of capabilities, kept as a value so it can be stored and compared.
@@ -143,6 +150,10 @@ public enum TVEvent: Sendable, Equatable {
     case currentApp(String)
     case playback(PlaybackState)
     case deviceInfo(model: String?, vendor: String?, version: String?)
+    /// A setting the TV reports by the name of the catalog command that changes it (`sound`:
+    /// where its audio goes, by its standard name where it has one), so a new setting is a
+    /// catalog entry, not a new event in every door.
+    case setting(name: String, value: String)
     case disconnected(reason: PhotonError?)
 }
 
@@ -189,6 +200,7 @@ extension RemoteCommand {
         case .notify(let message): return "notify (\(message.count) characters)"
         case .screen(let on): return "screen \(on ? "on" : "off")"
         case .channel(let number): return "channel \(number)"
+        case .sound(let output): return "sound \(Redaction.sanitize(output))"
         case .wake(let request): return "wake (waiting up to \(Int(request.patience.seconds)) s)"
         }
     }

@@ -110,15 +110,16 @@ public protocol ScreenSwitching: RemoteSession {
 
 extension RemoteCommand {
     /// The longest notification Photon sends: TVs show a line or two of a toast.
-    public static let notificationLimit = 200
+    public static let notificationLimit = CommandLimits.notificationCharacters
 
     /// Throws `usage` for an empty or over-long message, or one with control characters
-    /// other than a newline (a TV would show them, or its JSON escape, literally).
+    /// other than a newline (a TV would show them, or its JSON escape, literally): the
+    /// catalog's rule for `notify`.
     public static func checkNotification(_ message: String) throws {
-        guard !message.unicodeScalars.allSatisfy(\.properties.isWhitespace), message.count <= notificationLimit,
-            !message.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F })
-        else {
-            throw PhotonError(.usage, "a notification is 1 to \(notificationLimit) characters, without control characters")
+        do {
+            try CommandCatalog.check(wire: .object([("notify", .string(message))]))
+        } catch let error as CommandGrammarError {
+            throw PhotonError(error)
         }
     }
 }

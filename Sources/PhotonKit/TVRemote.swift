@@ -88,7 +88,10 @@ public final class TVRemote: Sendable {
     /// (those its capabilities promise), waiting at most `settle` for them.
     public func status(settle: Duration = .milliseconds(1500)) async throws -> [TVEvent] {
         let known = try await tv.status(settle: settle)
-        return ["device", "power", "power-state", "app", "playback", "volume"].compactMap { key in known.first { $0.stateKey == key } }
+        let order = ["device", "power", "power-state", "app", "playback", "volume"]
+        // Then the settings the TV reports (`sound`), in the catalog's order.
+        let settings = CommandCatalog.entries.filter(\.reportsState).compactMap { TVEvent.setting(name: $0.name, value: "").stateKey }
+        return (order + settings).compactMap { key in known.first { $0.stateKey == key } }
     }
 
     /// Ends this remote; under one-shot sessions the TV's session closes when no other

@@ -32,6 +32,9 @@ extension MQTTBridge {
         case .event(.currentApp(let app)):
             setState(id, "app", app)
             if let name = apps[id]?.first(where: { $0.id == app })?.name { setState(id, "source", name) }
+        case .event(.setting(let name, let value)):
+            // The state of the catalog command's entity that shows this setting.
+            if let entity = CommandCatalog.entry(named: name)?.homeAssistant, entity.hasState { setState(id, entity.topic, value) }
         case .event: break
         }
     }

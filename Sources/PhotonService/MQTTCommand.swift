@@ -54,30 +54,19 @@ public struct MQTTCommand: Sendable {
             }
         case "power":
             try applyPower(value, &command)
-        case "volume":
-            guard let level = Double(value), level.isFinite, (0...100).contains(level) else {
-                throw PhotonError(.usage, "a volume is a number from 0 to 100")
-            }
-            command.commands = [.setVolume(Int(level.rounded()))]
         case "source":
+            // The select's options are the TV's app names; the launch takes the app's id.
             guard let app = apps.first(where: { $0.name == value }) ?? apps.first(where: { $0.id == value }) else {
                 throw PhotonError(.notFound, "no app '\(Redaction.sanitize(value, limit: 64))' on this TV")
             }
             command.commands = [.launch(app.id)]
-        case "input":
-            command.commands = [.input(try InputName(parsing: value))]
-        case "notify":
-            try RemoteCommand.checkNotification(payload)
-            command.commands = [.notify(payload)]
-        case "screen":
-            guard ["on", "off"].contains(value.lowercased()) else { throw PhotonError(.usage, "screen takes ON or OFF") }
-            command.commands = [.screen(on: value.lowercased() == "on")]
-        case "text":
-            guard !value.isEmpty, payload.utf8.count <= 1024 else { throw PhotonError(.usage, "text is 1 to 1024 bytes") }
-            command.commands = [.text(payload)]
-        case "key":
-            guard let key = RemoteKey(name: value) else { throw PhotonError(.usage, "'\(Redaction.sanitize(value, limit: 32))' is not a key name") }
-            command.commands = [.key(.key(key), .press)]
+        case let topic where CommandCatalog.entry(homeAssistantTopic: topic) != nil:
+            // Every other entity topic carries the bare argument of its catalog command,
+            // read by the same grammar and limits as every other door. Free text is kept
+            // as sent; a word is read without the spaces or line end around it.
+            if let entry = CommandCatalog.entry(homeAssistantTopic: topic) {
+                command.commands = [try RemoteCommand(verb: entry.name, argument: entry.takesFreeText ? payload : value)]
+            }
         default:
             throw PhotonError(.usage, "no command '\(Redaction.sanitize(name, limit: 32))'")
         }

@@ -83,16 +83,6 @@ enum MQTTDiscovery {
                 ])
             )
         ]
-        if capabilities.contains(.volumeSet) {
-            components.append(
-                (
-                    "volume",
-                    .object([
-                        ("p", "number"), ("uniq_id", unique("volume")), ("name", "Volume"), ("min", 0), ("max", 100), ("step", 1), ("mode", "slider"),
-                        ("stat_t", .string(topics.state(id, "volume"))), ("cmd_t", .string(topics.command(id, "volume"))),
-                    ])
-                ))
-        }
         if capabilities.contains(.appList), !apps.isEmpty {
             components.append(
                 (
@@ -104,48 +94,30 @@ enum MQTTDiscovery {
                     ])
                 ))
         }
-        if capabilities.contains(.inputs) {
-            // The TV's own labels where it lists them, else the standard names its keys reach.
-            let options = inputs.map { $0.prefix(64).map(\.name) } ?? InputName.standardNames
-            components.append(
-                (
-                    "input",
-                    .object([
-                        ("p", "select"), ("uniq_id", unique("input")), ("name", "Input"), ("options", .array(options.map { .string($0) })),
-                        ("cmd_t", .string(topics.command(id, "input"))), ("ic", "mdi:video-input-hdmi"),
-                    ])
-                ))
+        // Every catalog command with a Home Assistant entity the TV's capabilities allow:
+        // its settings come from the catalog, its topic's payload is read by its grammar.
+        for entry in CommandCatalog.entries {
+            guard let entity = entry.homeAssistant, !entity.buttonPerKey,
+                let needed = Capability(rawValue: entity.capability), capabilities.contains(needed)
+            else { continue }
+            var fields: [(String, JSONValue)] = [
+                ("p", .string(entity.platform)), ("uniq_id", unique(entity.topic)), ("name", .string(entity.name)),
+            ]
+            switch entity.options {
+            case .inputs?:
+                // The TV's own labels where it lists them, else the standard names its keys reach.
+                let options = inputs.map { $0.prefix(64).map(\.name) } ?? InputName.standardNames
+                fields.append(("options", .array(options.map { .string($0) })))
+            case .completions?: fields.append(("options", .array(entry.completions.map { .string($0) })))
+            case nil: break
+            }
+            fields += entity.settings
+            if entity.hasState { fields.append(("stat_t", .string(topics.state(id, entity.topic)))) }
+            fields.append(("cmd_t", .string(topics.command(id, entity.topic))))
+            if let icon = entity.icon { fields.append(("ic", .string(icon))) }
+            components.append((entity.topic, .object(fields)))
         }
-        if capabilities.contains(.notifications) {
-            components.append(
-                (
-                    "notify",
-                    .object([
-                        ("p", "notify"), ("uniq_id", unique("notify")), ("name", "Message"), ("cmd_t", .string(topics.command(id, "notify"))),
-                    ])
-                ))
-        }
-        if capabilities.contains(.screenPower) {
-            // Optimistic: the power-state sensor says "Screen Off" where the TV reports it.
-            components.append(
-                (
-                    "screen",
-                    .object([
-                        ("p", "switch"), ("uniq_id", unique("screen")), ("name", "Screen"), ("cmd_t", .string(topics.command(id, "screen"))),
-                        ("pl_on", "ON"), ("pl_off", "OFF"), ("ic", "mdi:monitor-off"),
-                    ])
-                ))
-        }
-        if capabilities.contains(.text) {
-            components.append(
-                (
-                    "text",
-                    .object([
-                        ("p", "text"), ("uniq_id", unique("text")), ("name", "Send text"), ("max", 255),
-                        ("cmd_t", .string(topics.command(id, "text"))),
-                    ])
-                ))
-        }
+        let keyTopic = CommandCatalog.entries.first { $0.homeAssistant?.buttonPerKey == true }?.homeAssistant?.topic ?? "key"
         for key in buttonKeys where keys.contains(key) {
             let name = key.rawValue.replacingOccurrences(of: "-", with: "_")
             components.append(
@@ -153,7 +125,7 @@ enum MQTTDiscovery {
                     "key_\(name)",
                     .object([
                         ("p", "button"), ("uniq_id", unique("key_\(name)")), ("name", .string(label(key))),
-                        ("cmd_t", .string(topics.command(id, "key"))), ("pl_prs", .string(key.rawValue)),
+                        ("cmd_t", .string(topics.command(id, keyTopic))), ("pl_prs", .string(key.rawValue)),
                     ])
                 ))
         }

@@ -1,9 +1,10 @@
 import Glibc
+import PhotonCatalog
 import PhotonJSON
 import PhotonWire
 
 /// The part of a command line the front end answers itself: one command (`key` with one
-/// key, `text`, `launch`, `volume`) for one TV, sent through a running `photon serve`.
+/// key, or a catalog command the catalog marks for the fast path) for one TV, sent through a running `photon serve`.
 /// Anything else — help, other commands, several keys, `--verbose`, `--direct`, `--wake`,
 /// an option it does not know, a value out of range — is left to `photon-cli`, which owns
 /// the command-line contract; so is every case where the daemon is not usable.
@@ -64,25 +65,17 @@ struct FastCommand {
         let argument = positional[2]
         let isKey = positional[0] == "key"
         guard isKey || (!long && !raw && hold == 1000) else { return nil }
-        switch positional[0] {
-        case "key":
+        if isKey {
             command = DaemonWire.Command.key(argument, raw: raw, holdMilliseconds: long ? max(hold, 1) : nil)
-        case "text": command = DaemonWire.Command.text(argument)
-        case "launch": command = DaemonWire.Command.launch(argument)
-        case "input": command = DaemonWire.Command.input(argument)
-        case "notify": command = DaemonWire.Command.notify(argument)
-        case "screen":
-            guard ["on", "off"].contains(argument.lowercased()) else { return nil }
-            command = DaemonWire.Command.screen(on: argument.lowercased() == "on")
-        case "volume":
-            let change = argument.lowercased()
-            if let level = Int(change), (0...100).contains(level), change.allSatisfy({ $0 >= "0" && $0 <= "9" }) {
-                command = DaemonWire.Command.volume(level: level)
-            } else {
-                guard ["up", "down", "mute"].contains(change) else { return nil }
-                command = DaemonWire.Command.volume(change)
-            }
-        default: return nil
+            // A key name or code out of the catalog's limits is photon-cli's to report.
+            guard (try? CommandCatalog.check(wire: command)) != nil else { return nil }
+        } else {
+            // The catalog's grammar and limits, as every door reads them; anything it
+            // refuses is left to photon-cli, which says why.
+            guard let entry = CommandCatalog.entry(named: positional[0]), entry.fastPath, entry.name == positional[0],
+                let wire = try? entry.wire(fromWords: argument)
+            else { return nil }
+            command = wire
         }
         self.isKey = isKey
         self.holdSeconds = long ? Double(hold) / 1000 : 0

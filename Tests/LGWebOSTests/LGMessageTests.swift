@@ -5,6 +5,23 @@ import Testing
 
 /// The SSAP codec byte by byte, and with what a hostile or broken TV can send.
 @Suite struct LGMessageTests {
+    @Test func soundOutputsMapBothWaysAndHostileOnesAreDropped() throws {
+        #expect(LGSoundOutputs.id(for: "arc") == "external_arc")
+        #expect(LGSoundOutputs.id(for: "Speaker") == "tv_speaker")
+        #expect(LGSoundOutputs.id(for: "tv_external_speaker") == "tv_external_speaker")
+        #expect(LGSoundOutputs.standardName(ofID: "bt_soundbar") == "bluetooth")
+        #expect(LGSoundOutputs.standardName(ofID: "some_new_output") == "some_new_output")
+        #expect(LGSoundOutputs.current(try JSONValue.parse(#"{"returnValue":true,"soundOutput":"external_optical"}"#)) == "external_optical")
+        #expect(LGSoundOutputs.current(try JSONValue.parse(#"{"volumeStatus":{"soundOutput":"headphone"}}"#)) == "headphone")
+        // Old firmware answers an empty output; a hostile one sends control characters or a
+        // number: nothing is reported.
+        for bad in [#"{"soundOutput":""}"#, #"{"soundOutput":"a\u001b[2J"}"#, #"{"soundOutput":7}"#, "{}"] {
+            #expect(LGSoundOutputs.current(try JSONValue.parse(bad)) == nil, "\(bad)")
+        }
+        // Every standard name of the catalog has an LG id.
+        for name in SoundOutputName.standardNames { #expect(LGSoundOutputs.known.contains { $0.standard == name }, "\(name)") }
+    }
+
     @Test func helloIsExactlyWhatFirmwareExpects() {
         // The empty payload is required: firmware 33.20+ ignores a hello without it.
         #expect(SSAPRequest.hello == #"{"id":"hello","type":"hello","payload":{}}"#)

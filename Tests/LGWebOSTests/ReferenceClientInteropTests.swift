@@ -39,6 +39,10 @@ import Testing
         #expect(events.named("channel").map { $0["number"]?.string } == ["7-2"])
         #expect(events.named("toast").map { $0["message"]?.string } == ["hello from aiowebostv"])
         #expect(events.named("screen").map { $0["on"] } == [.bool(false)])
+        // aiowebostv's change_sound_output, and the output it reads before and after.
+        #expect(client.standardOutput.contains("SOUND tv_speaker tv_speaker"), "\(client.standardOutput)")
+        #expect(client.standardOutput.contains("SOUND external_arc"), "\(client.standardOutput)")
+        #expect(events.named("sound_output").map { $0["output"]?.string } == ["external_arc"])
         // One prompt: the second connection registered with the stored key. The unsigned
         // manifest aiowebostv 0.10.0 sends passes the blacklisting the emulator does.
         #expect(events.named("prompt").count == 1 && events.named("registered").count == 1)

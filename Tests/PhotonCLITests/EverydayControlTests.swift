@@ -6,7 +6,8 @@ import Testing
 /// inputs and switches by standard name and by the user's label, directly and through
 /// `photon serve` (the `photon` front end sends a switch by itself); a wrong name names
 /// the inputs; a brand without an input list refuses a label and the list (exit 6) and
-/// sends nothing. `photon notify` and `photon screen` on LG, and refused elsewhere.
+/// sends nothing. `photon notify`, `photon screen` and `photon sound` on LG, and refused
+/// elsewhere.
 @Suite(.serialized) struct EverydayControlTests {
     let e2e = AndroidTVEndToEndTests()
 
@@ -89,13 +90,26 @@ import Testing
         #expect(try await run(home, ["screen", "den", "dim"]).process.terminationStatus == 2)
         #expect(try await run(home, ["notify", "den", String(repeating: "x", count: 201)]).process.terminationStatus == 2)
         #expect(try await run(home, ["notify", "den", "bell\u{07}"]).process.terminationStatus == 2)
+        // Where the sound goes: listed with the one in use, switched by a standard name,
+        // reported in status; an output the TV lacks is its error, a bad name a usage error.
+        let outputs = try await run(home, ["sound", "den", "--json"])
+        #expect(outputs.process.terminationStatus == 0, "\(outputs.standardError)")
+        #expect(outputs.standardOutput.contains(#"{"id":"tv_speaker","name":"speaker","active":true}"#), "\(outputs.standardOutput)")
+        #expect(try await run(home, ["sound", "den", "arc"]).process.terminationStatus == 0)
+        let soundStatus = try await run(home, ["status", "den", "--json"])
+        #expect(soundStatus.standardOutput.contains(#""sound":"arc""#), "\(soundStatus.standardOutput)")
+        #expect(try await run(home, ["sound", "den", "moon_speaker"]).process.terminationStatus == 1)
+        #expect(try await run(home, ["sound", "den", "bad\u{07}"]).process.terminationStatus == 2)
         // Through the daemon: the front end sends them by itself.
         let daemon = try e2e.photon(home, ["serve", "--json"])
         defer { daemon.terminate() }
         try await daemon.waitFor("\"event\":\"ready\"")
         #expect(try await run(home, ["notify", "den", "from the daemon"]).process.terminationStatus == 0)
         #expect(try await run(home, ["screen", "den", "off"]).process.terminationStatus == 0)
+        #expect(try await run(home, ["sound", "den", "optical"]).process.terminationStatus == 0)
         daemon.terminate()
+        #expect(lg.events("sound_output").compactMap { $0["output"] as? String } == ["external_arc", "external_optical"])
+        #expect(lg.events("sound_output_failed").compactMap { $0["output"] as? String } == ["moon_speaker"])
         #expect(lg.events("toast").compactMap { $0["message"] as? String } == ["Dinner is ready", "from the daemon"])
         #expect(lg.events("screen").compactMap { $0["on"] as? Bool } == [false, true, false])
 
@@ -105,6 +119,9 @@ import Testing
         let refused = try await run(home, ["notify", "den2", "hello", "--direct"])
         #expect(refused.process.terminationStatus == 6, "\(refused.standardError)")
         #expect(try await run(home, ["screen", "den2", "off", "--direct"]).process.terminationStatus == 6)
+        let noSound = try await run(home, ["sound", "den2", "arc", "--direct"])
+        #expect(noSound.process.terminationStatus == 6, "\(noSound.standardError)")
+        #expect(try await run(home, ["sound", "den2", "--direct"]).process.terminationStatus == 6)
     }
 
     /// A Roku TV tunes with its own call after finding the number in its list (7 is the

@@ -92,6 +92,11 @@ import Testing
         try await ha.wait("the screen-off power state") { ha.payloads("\(tv)/power_state").last == "screen-off" }
         #expect(ha.payloads("\(tv)/power_attributes").last == #"{"reason":"Screen Off"}"#)
         #expect(ha.payloads("\(tv)/power").last == "ON")
+        // The sound output select: a standard name through the catalog's grammar; the
+        // state comes back retained from the TV's report.
+        try await ha.publish("\(tv)/sound/set", "optical")
+        try await ha.wait("the sound output state") { ha.payloads("\(tv)/sound").last == "optical" }
+        #expect(emulator.events("sound_output").compactMap { $0["output"] as? String } == ["external_optical"])
         // Volume from the number entity; the state comes back retained.
         try await ha.publish("\(tv)/volume/set", "27")
         try await ha.wait("the volume state") { ha.payloads("\(tv)/volume").last == "27" }

@@ -33,6 +33,10 @@ extension MQTTBridgeTests {
         #expect((components["source"]?["options"] as? [String])?.contains("Netflix") == true)
         // The Input select offers the TV's own labels (the user renamed HDMI 2).
         #expect((components["input"]?["options"] as? [String]) == ["HDMI 1", "PlayStation", "HDMI 3", "AV"], "\(components["input"] ?? [:])")
+        // The sound output select, derived from the catalog entry: its standard names, its state.
+        #expect((components["sound"]?["options"] as? [String]) == ["speaker", "arc", "optical", "bluetooth", "headphone", "lineout"])
+        #expect(components["sound"]?["stat_t"] as? String == "photon/lab/lg-1f2e3d4c5b6a/sound")
+        #expect(components["sound"]?["cmd_t"] as? String == "photon/lab/lg-1f2e3d4c5b6a/sound/set")
         #expect((config["avty"] as? [[String: Any]])?.contains { $0["t"] as? String == "photon/lab/availability" } == true)
         // The same ids after a restart of the daemon.
         daemon.terminate()

@@ -42,6 +42,10 @@ async def main() -> None:
     await client.set_channel(channels[1]["channelId"])
     await client.send_message("hello from aiowebostv")
     await client.set_screen_state(False)
+    # Where the sound goes: aiowebostv reads it on connect (subscribed) and switches it.
+    print("SOUND", await client.get_sound_output(), client.tv_state.sound_output, flush=True)
+    await client.change_sound_output("external_arc")
+    print("SOUND", await client.get_sound_output(), flush=True)
     await client.power_off()
     await client.disconnect()
     # Again with the stored key: no prompt.

@@ -72,7 +72,9 @@ public final class DaemonControl: TVControl {
     public func status(_ tv: String, settle: Duration) async throws -> [TVEvent] {
         let answer = try await client.request(
             "status", [("tv", .string(tv)), ("wait", .double(settle.seconds))], timeout: timeout + settle + .seconds(5))
-        var events = ["device", "power", "app", "playback", "volume"].compactMap { key in
+        // The settings the catalog says a TV reports (`sound`) follow, by their names.
+        let settings = CommandCatalog.entries.filter(\.reportsState).map(\.name)
+        var events = (["device", "power", "app", "playback", "volume"] + settings).compactMap { key in
             answer["tv"]?[key].flatMap { ServiceProtocol.event(from: .object([(key, $0)])) }
         }
         if let state = answer["tv"]?["power_state"] {

@@ -15,106 +15,10 @@ public enum ServiceProtocol {
     /// `{"text":"…"}`, `{"launch":"…"}`, `{"input":"hdmi2"}`, `{"notify":"…"}`, `{"screen":"off"}`,
     /// `{"volume":"up|down|mute"}`, `{"voice":{"text":"open netflix","to":"search"}}` (words
     /// already recognised).
-    public static func command(from json: JSONValue) throws -> RemoteCommand {
-        guard json.isObject else { throw usage("\"command\" must be an object such as {\"key\":\"home\"}") }
-        if let name = json["key"]?.stringValue ?? json["raw"]?.stringValue {
-            let input: KeyInput
-            if json["raw"] != nil {
-                guard !name.isEmpty, name.utf8.count <= 64 else { throw usage("\"raw\" takes a brand key code of 1 to 64 bytes") }
-                input = .raw(name)
-            } else {
-                guard let key = RemoteKey(name: name) else {
-                    throw PhotonError(.usage, "unknown key '\(Redaction.sanitize(name))'", hint: "see `photon keys`")
-                }
-                input = .key(key)
-            }
-            if let hold = json["hold"] {
-                guard let ms = hold.intValue, (1...60_000).contains(ms) else { throw usage("\"hold\" takes milliseconds from 1 to 60000") }
-                return .longPress(input, milliseconds: ms)
-            }
-            let actionName = json["action"]?.stringValue ?? KeyAction.press.rawValue
-            guard let action = KeyAction(rawValue: actionName) else {
-                throw usage("\"action\" takes press, hold-start or hold-end, not '\(Redaction.sanitize(actionName))'")
-            }
-            return .key(input, action)
-        }
-        if let text = json["text"]?.stringValue {
-            guard text.utf8.count <= 4096 else { throw usage("\"text\" is limited to 4096 bytes") }
-            return .text(text)
-        }
-        if let app = json["launch"]?.stringValue {
-            guard !app.isEmpty, app.utf8.count <= 2048 else { throw usage("\"launch\" takes an app id or link of 1 to 2048 bytes") }
-            return .launch(app)
-        }
-        if let keyword = json["search"]?.stringValue {
-            guard !keyword.isEmpty, keyword.utf8.count <= 512 else { throw usage("\"search\" takes 1 to 512 bytes") }
-            return .search(keyword)
-        }
-        if let input = json["input"]?.stringValue { return .input(try InputName(parsing: input)) }
-        if let channel = json["channel"]?.stringValue { return .channel(try ChannelNumber(parsing: channel)) }
-        if let message = json["notify"]?.stringValue {
-            try RemoteCommand.checkNotification(message)
-            return .notify(message)
-        }
-        if let screen = json["screen"]?.stringValue {
-            guard ["on", "off"].contains(screen) else { throw usage("\"screen\" is \"on\" or \"off\"") }
-            return .screen(on: screen == "on")
-        }
-        if let volume = json["volume"] {
-            if let level = volume.intValue {
-                guard (0...100).contains(level) else { throw usage("\"volume\" takes a level from 0 to 100") }
-                return .setVolume(level)
-            }
-            guard let change = volume.stringValue.flatMap(VolumeChange.init(rawValue:)) else {
-                throw usage("\"volume\" takes up, down, mute or a level from 0 to 100")
-            }
-            return .volume(change)
-        }
-        if let voice = json["voice"] {
-            // Recognised words (the door recognised them, or a person typed them): audio
-            // does not fit a request line.
-            guard let words = voice["text"]?.stringValue else {
-                throw PhotonError.unsupported(
-                    "audio is not sent through the daemon; send the recognised words as {\"voice\":{\"text\":\"…\"}}",
-                    hint: "`photon voice TV` records and recognises on this machine")
-            }
-            guard !words.isEmpty, words.utf8.count <= 512 else { throw usage("\"voice\".\"text\" takes 1 to 512 bytes") }
-            let targetName = voice["to"]?.stringValue ?? VoiceRequest.Target.search.rawValue
-            guard let target = VoiceRequest.Target(rawValue: targetName) else { throw usage("\"voice\".\"to\" is \"search\" or \"text\"") }
-            return .spoken(words, to: target)
-        }
-        throw usage("the command needs one of key, raw, text, launch, search, input, channel, notify, screen, volume or voice")
-    }
+    public static func command(from json: JSONValue) throws -> RemoteCommand { try RemoteCommand(wire: json) }
 
     /// The JSON form of a command (what `command(from:)` reads back).
-    public static func json(_ command: RemoteCommand) throws -> JSONValue {
-        func key(_ input: KeyInput, action: String? = nil, hold: Int? = nil) -> JSONValue {
-            switch input {
-            case .key(let key): return DaemonWire.Command.key(key.rawValue, action: action, holdMilliseconds: hold)
-            case .raw(let code): return DaemonWire.Command.key(code, raw: true, action: action, holdMilliseconds: hold)
-            }
-        }
-        switch command {
-        case .key(let input, .press): return key(input)
-        case .key(let input, let action): return key(input, action: action.rawValue)
-        case .longPress(let input, let ms): return key(input, hold: ms)
-        case .text(let text): return DaemonWire.Command.text(text)
-        case .launch(let app): return DaemonWire.Command.launch(app)
-        case .volume(let change): return DaemonWire.Command.volume(change.rawValue)
-        case .setVolume(let level): return DaemonWire.Command.volume(level: level)
-        case .search(let keyword): return DaemonWire.Command.search(keyword)
-        case .input(let name): return DaemonWire.Command.input(name.description)
-        case .notify(let message): return DaemonWire.Command.notify(message)
-        case .screen(let on): return DaemonWire.Command.screen(on: on)
-        case .channel(let number): return DaemonWire.Command.channel(number.description)
-        case .spoken(let words, let target):
-            return .object([("voice", .object([("text", .string(words)), ("to", .string(target.rawValue))]))])
-        case .voice, .liveVoice:
-            throw PhotonError.unsupported("audio is not sent through the daemon", hint: "`photon voice` connects directly")
-        case .wake:
-            throw PhotonError(.usage, "a wake is its own request (`wake`), not a command", hint: "see docs/daemon.md")
-        }
-    }
+    public static func json(_ command: RemoteCommand) throws -> JSONValue { try command.wire() }
 
     // MARK: lists
 
@@ -176,6 +80,7 @@ public enum ServiceProtocol {
             ]
         case .deviceInfo(let model, let vendor, let version):
             return [("device", .object([("model", .optional(model)), ("vendor", .optional(vendor)), ("version", .optional(version))]))]
+        case .setting(let name, let value): return [(name, .string(value))]
         case .disconnected(let reason): return [("disconnected", .optional(reason?.message))]
         }
     }
@@ -240,6 +145,10 @@ public enum ServiceProtocol {
             return .playback(
                 PlaybackState(state: state, positionMilliseconds: playback["position"]?.intValue, channel: playback["channel"]?.stringValue))
         }
+        // A setting the catalog says the TV reports (`sound`), by its command's name.
+        for entry in CommandCatalog.entries where entry.reportsState {
+            if let value = json[entry.name]?.stringValue { return .setting(name: entry.name, value: value) }
+        }
         if let device = json["device"] {
             return .deviceInfo(model: device["model"]?.stringValue, vendor: device["vendor"]?.stringValue, version: device["version"]?.stringValue)
         }
@@ -267,6 +176,9 @@ public enum ServiceProtocol {
         return PhotonError(code, json?["message"]?.stringValue ?? "the daemon reported an error", hint: json?["hint"]?.stringValue)
     }
 
-    /// A request the daemon cannot take as written, with a pointer to the API's documentation.
-    public static func usage(_ message: String) -> PhotonError { PhotonError(.usage, message, hint: "see docs/daemon.md") }
+    /// A request the daemon cannot take as written, with a pointer to the API's
+    /// documentation that holds for every door that reaches it.
+    public static func usage(_ message: String) -> PhotonError {
+        PhotonError(.usage, message, hint: "see Photon's API reference (docs/daemon.md, docs/http-api.md)")
+    }
 }

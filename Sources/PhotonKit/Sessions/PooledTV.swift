@@ -334,8 +334,13 @@ public actor PooledTV {
     /// promise (power, volume, app), waiting at most `settle` for them to arrive.
     public func status(settle: Duration) async throws -> [TVEvent] {
         let session = try await ensureSession(deadline: ContinuousClock.now + connectTimeout)
+        // And every setting the catalog says a TV with the capability reports (`sound`).
+        let settings = CommandCatalog.entries.filter(\.reportsState).compactMap { entry -> (Capability, String)? in
+            guard let capability = entry.capabilities.first.flatMap(Capability.init(rawValue:)) else { return nil }
+            return (capability, TVEvent.setting(name: entry.name, value: "").stateKey ?? entry.name)
+        }
         let wanted = Set(
-            [(Capability.powerState, "power"), (.volumeState, "volume"), (.currentApp, "app")]
+            ([(Capability.powerState, "power"), (.volumeState, "volume"), (.currentApp, "app")] + settings)
                 .filter { session.capabilities.contains($0.0) }.map(\.1))
         let end = ContinuousClock.now + settle
         while ContinuousClock.now < end, !wanted.isSubset(of: Set(knownEvents.compactMap(\.stateKey))) {

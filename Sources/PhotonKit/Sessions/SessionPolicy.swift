@@ -73,6 +73,7 @@ extension TVEvent {
         case .currentApp: return "app"
         case .playback: return "playback"
         case .deviceInfo: return "device"
+        case .setting(let name, _): return "setting:\(name)"
         case .disconnected: return nil
         }
     }

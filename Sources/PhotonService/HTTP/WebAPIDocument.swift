@@ -1,7 +1,52 @@
+import PhotonCore
+
 /// The OpenAPI 3.1 description of API v1, served at `/api/v1/openapi.json`. A test walks
 /// every path and method here against a running door, so this stays true.
 enum WebAPIDocument {
-    static let json = #"""
+    /// The document as served: the paths below, with the command schema derived from the
+    /// command catalog (each command's fields and limits) and the envelope's fields.
+    static let json: String = {
+        guard case .object(var root) = (try? JSONValue.parse(Array(template.utf8), maximumDepth: 64)) ?? .null else { return template }
+        root = replacing(root, path: ["components", "schemas", "Command"], with: commandSchema)
+        return JSONValue.object(root).encoded
+    }()
+
+    /// A command object: one of the catalog's commands, in its envelope.
+    static var commandSchema: JSONValue {
+        var properties: [(String, JSONValue)] = []
+        for entry in CommandCatalog.entries {
+            guard case .object(let fields)? = entry.schema["properties"] else { continue }
+            properties += fields.filter { field in !properties.contains { $0.0 == field.0 } }
+        }
+        properties += [
+            ("commandId", .object([("type", "string"), ("format", "uuid")])), ("issuedAt", .object([("type", "number")])),
+            ("expiresAt", .object([("type", "number")])), ("source", .object([("enum", .array(["web", "gesture", "api-client"]))])),
+            ("sessionId", .object([("type", "string"), ("format", "uuid")])), ("seq", .object([("type", "integer")])),
+        ]
+        let names = CommandCatalog.entries.flatMap(\.wireFields).joined(separator: ", ")
+        return .object([
+            ("type", "object"),
+            (
+                "description",
+                .string(
+                    "One of \(names) (a key with action press|hold-start|hold-end, or hold in ms); plus the envelope: commandId (UUID), "
+                        + "issuedAt and expiresAt (Unix seconds), source (web, gesture, api-client), and in a session sessionId and seq.")
+            ),
+            ("properties", .object(properties)),
+        ])
+    }
+
+    static func replacing(_ object: [(String, JSONValue)], path: [String], with value: JSONValue) -> [(String, JSONValue)] {
+        guard let first = path.first else { return object }
+        return object.map { field in
+            guard field.0 == first else { return field }
+            if path.count == 1 { return (first, value) }
+            guard case .object(let inner) = field.1 else { return field }
+            return (first, .object(replacing(inner, path: Array(path.dropFirst()), with: value)))
+        }
+    }
+
+    static let template = #"""
         {
           "openapi": "3.1.0",
           "info": {
