@@ -9,6 +9,7 @@ demo:
 	scripts/setup.sh build
 	$(SWIFT) build $(SWIFT_FLAGS) --product photon
 	$(SWIFT) build $(SWIFT_FLAGS) --product photon-cli
+	$(SWIFT) build $(SWIFT_FLAGS) --product photon-emulator
 	.build/debug/photon demo
 
 ## make build: debug build of everything
@@ -23,12 +24,12 @@ build:
 ## running them at once turns CPU contention into spurious timeouts. Each phase runs under
 ## a watchdog (scripts/run-tests.sh): one stuck past its limit prints its threads and the
 ## tests still open, and fails, instead of hanging CI.
-PURE_TESTS = PhotonCoreTests\.|PhotonCryptoTests\.|PhotonStoreTests\.|\.(HTTPDoorRulesTests|BinaryPlistTests|OPACKTests|HAPPairingTests|CompanionFrameTests|LGMessageTests|ParserTests|SessionPoolTests|DeadlineQueueTests|WebSocketCodecTests|ServiceProtocolTests|MQTTBoundsTests|RokuCodecTests|SamsungCodecTests|RemoteCodecTests|PoloCodecTests|PairingSecretTests|FramingTests)/
+PURE_TESTS = PhotonCoreTests\.|PhotonCryptoTests\.|PhotonStoreTests\.|\.(HTTPDoorRulesTests|BinaryPlistTests|OPACKTests|HAPPairingTests|CompanionFrameTests|LGMessageTests|ParserTests|SessionPoolTests|DeadlineQueueTests|WebSocketCodecTests|ServiceProtocolTests|CrossDoorLimitsTests|MQTTBoundsTests|RokuCodecTests|SamsungCodecTests|RemoteCodecTests|PoloCodecTests|PairingSecretTests|FramingTests)/
 test:
 	scripts/setup.sh test
 	scripts/check-format.sh
 	$(SWIFT) build $(SWIFT_FLAGS)
-	$(SWIFT) run --package-path Examples/CustomAdapter $(SWIFT_FLAGS) custom-adapter-demo
+	.build/debug/custom-adapter-demo
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	scripts/run-tests.sh 300 pure $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter '$(PURE_TESTS)'
 	scripts/run-tests.sh 600 real-peer $(SWIFT) test --skip-build --no-parallel $(SWIFT_FLAGS) --skip '$(PURE_TESTS)'

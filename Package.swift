@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PhotonKit", targets: ["PhotonKit"]),
         .library(name: "PhotonService", targets: ["PhotonService"]),
         .library(name: "PhotonPlugins", targets: ["PhotonPlugins"]),
+        .library(name: "PhotonEmulatorPlugins", targets: ["PhotonEmulatorPlugins"]),
         .library(name: "PhotonEmulatorSupport", targets: ["PhotonEmulatorSupport"]),
         .library(name: "PhotonConformance", targets: ["PhotonConformance"]),
         .library(name: "PhotonTesting", targets: ["PhotonTesting"]),
@@ -83,8 +84,7 @@ let package = Package(
             name: "PhotonCLI",
             dependencies: [
                 "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonService", "PhotonPlugins",
-                "PhotonWire", "PhotonMQTT",
-                "PhotonEmulatorSupport", "PhotonDiscovery", "CQREncode", "PhotonVoice",
+                "PhotonWire", "PhotonMQTT", "PhotonDiscovery", "CQREncode", "PhotonVoice",
             ],
             path: "Sources/PhotonCLI"),
         // `photon`: a small front end (standard library only, so it starts in about a
@@ -103,17 +103,22 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"], .when(configuration: .release))]),
         .executableTarget(
             name: "photon-emulator",
-            dependencies: ["PhotonCore", "PhotonArguments", "PhotonPlugins", "PhotonEmulatorSupport", "PhotonDiscovery", "PhotonNet"],
+            dependencies: ["PhotonCore", "PhotonArguments", "PhotonEmulatorPlugins", "PhotonEmulatorSupport", "PhotonDiscovery", "PhotonNet"],
             path: "Sources/photon-emulator"),
 
-        // The registration list: every brand's adapter and emulated TV (one line each).
+        // The registration lists: every brand's adapter (what the production tools link), and
+        // apart from it every brand's emulated TV (photon-emulator, benchmarks and tests).
         .target(
             name: "PhotonPlugins",
-            dependencies: [
-                "PhotonCore", "PhotonEmulatorSupport", "AndroidTV", "AndroidTVEmulator", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator",
-                "LGWebOS", "LGWebOSEmulator", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator",
-            ],
+            dependencies: ["PhotonCore", "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "AppleTV"],
             path: "Sources/PhotonPlugins"),
+        .target(
+            name: "PhotonEmulatorPlugins",
+            dependencies: [
+                "PhotonCore", "PhotonPlugins", "PhotonEmulatorSupport", "AndroidTVEmulator", "SamsungTVEmulator", "RokuEmulator",
+                "LGWebOSEmulator", "FireTVEmulator", "AppleTVEmulator",
+            ],
+            path: "Sources/PhotonEmulatorPlugins"),
 
         // The test kit for Photon and for those who build on it: in-memory transports, a
         // recording session, a manual clock (like swift-nio's NIOEmbedded).
@@ -139,16 +144,19 @@ let package = Package(
             dependencies: ["AppleTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
             path: "Plugins/AppleTVEmulator"),
         // Fire TV and other Android devices over classic ADB (its key codes are Android's).
-        .target(name: "FireTV", dependencies: ["PhotonCore", "PhotonCrypto", "AndroidTV"], path: "Plugins/FireTV"),
+        .target(name: "FireTV", dependencies: ["PhotonCore", "PhotonCrypto", "AndroidKeys"], path: "Plugins/FireTV"),
         .target(
             name: "FireTVEmulator",
-            dependencies: ["FireTV", "AndroidTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
+            dependencies: ["FireTV", "AndroidKeys", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
             path: "Plugins/FireTVEmulator"),
         .target(
             name: "LGWebOSEmulator",
             dependencies: ["LGWebOS", "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
             path: "Plugins/LGWebOSEmulator"),
-        .target(name: "AndroidTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AndroidTV"),
+        // Android's key codes, for the Android TV and Fire TV adapters alike (adapters never
+        // import each other).
+        .target(name: "AndroidKeys", dependencies: ["PhotonCore"], path: "Plugins/AndroidKeys"),
+        .target(name: "AndroidTV", dependencies: ["PhotonCore", "PhotonCrypto", "AndroidKeys"], path: "Plugins/AndroidTV"),
         .target(
             name: "PhotonEmulatorSupport", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonArguments"], path: "Sources/PhotonEmulatorSupport"),
         .target(name: "SamsungTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/SamsungTV"),
@@ -158,7 +166,7 @@ let package = Package(
             path: "Plugins/SamsungTVEmulator"),
         .target(
             name: "AndroidTVEmulator",
-            dependencies: ["AndroidTV", "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
+            dependencies: ["AndroidTV", "AndroidKeys", "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport"],
             path: "Plugins/AndroidTVEmulator"),
         .executableTarget(
             name: "photon-bench",
@@ -168,6 +176,22 @@ let package = Package(
                 "LGWebOS", "LGWebOSEmulator", "PhotonMQTT", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator", "PhotonVoice",
             ],
             path: "Benchmarks/photon-bench"),
+
+        // The brand-in-its-own-package example, built as targets of this package (as swift-nio
+        // builds its examples), so `make test` checks its use of the public API without
+        // compiling Photon a second time; Examples/CustomAdapter/Package.swift builds the same
+        // sources on their own, depending on Photon by path, as a brand outside this tree would.
+        .target(name: "LineTV", dependencies: ["PhotonCore"], path: "Examples/CustomAdapter/Sources/LineTV"),
+        .target(
+            name: "LineTVEmulator", dependencies: ["LineTV", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
+            path: "Examples/CustomAdapter/Sources/LineTVEmulator"),
+        .executableTarget(
+            name: "custom-adapter-demo",
+            dependencies: [
+                "LineTV", "LineTVEmulator", "PhotonKit", "PhotonPlugins", "PhotonEmulatorPlugins", "PhotonConformance", "PhotonEmulatorSupport",
+                "PhotonCore", "PhotonStore",
+            ],
+            path: "Examples/CustomAdapter/Sources/custom-adapter-demo"),
 
         .target(
             name: "PhotonTestSupport", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonStore", "PhotonNet"], path: "Tests/PhotonTestSupport"),
@@ -180,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "AndroidTVTests",
             dependencies: [
-                "AndroidTV", "AndroidTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonTestSupport",
+                "AndroidTV", "AndroidKeys", "AndroidTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonTestSupport",
                 "PhotonEmulatorSupport",
             ]),
         .testTarget(
@@ -192,7 +216,8 @@ let package = Package(
         .testTarget(
             name: "PhotonKitTests",
             dependencies: [
-                "PhotonKit", "PhotonPlugins", "PhotonConformance", "PhotonEmulatorSupport", "PhotonCore", "PhotonCrypto", "PhotonNet",
+                "PhotonKit", "PhotonPlugins", "PhotonEmulatorPlugins", "PhotonConformance", "PhotonEmulatorSupport", "PhotonCore", "PhotonCrypto",
+                "PhotonNet",
                 "PhotonStore", "PhotonTestSupport", "PhotonTesting",
             ]),
         .testTarget(
@@ -211,6 +236,7 @@ let package = Package(
             name: "PhotonServiceTests",
             dependencies: [
                 "PhotonService", "PhotonKit", "PhotonCore", "PhotonStore", "PhotonTestSupport", "PhotonTesting", "PhotonConformance", "PhotonPlugins",
+                "PhotonEmulatorPlugins",
                 "PhotonNet", "PhotonEmulatorSupport", "Roku", "RokuEmulator",
             ]),
         .testTarget(
@@ -218,6 +244,7 @@ let package = Package(
             dependencies: [
                 "PhotonCLI", "PhotonCore", "PhotonTestSupport", "AndroidTVEmulator", "SamsungTVEmulator", "PhotonStore",
                 "PhotonEmulatorSupport", "PhotonNet", "PhotonService", "PhotonKit", "PhotonMQTT", "PhotonWire", "PhotonJSON", "PhotonPlugins",
+                "PhotonEmulatorPlugins",
                 "PhotonVoice",
             ]),
     ],

@@ -21,6 +21,7 @@ let package = Package(
             name: "custom-adapter-demo",
             dependencies: [
                 "LineTV", "LineTVEmulator", .product(name: "PhotonKit", package: "Photon"), .product(name: "PhotonPlugins", package: "Photon"),
+                .product(name: "PhotonEmulatorPlugins", package: "Photon"),
                 .product(name: "PhotonConformance", package: "Photon"), .product(name: "PhotonEmulatorSupport", package: "Photon"),
                 .product(name: "PhotonCore", package: "Photon"), .product(name: "PhotonStore", package: "Photon"),
             ]),

@@ -1,3 +1,4 @@
+import AndroidKeys
 import PhotonCore
 import PhotonCrypto
 
@@ -56,7 +57,7 @@ public struct AndroidTVAdapter: TVAdapter {
             pairing: "Android TV then shows a 6-character code: type it at the prompt, or pipe it in as one line on stdin.",
             probe: "Android TV: a TLS handshake on the pairing port, reading name and MAC from the TV's certificate (no pairing request is sent).",
             launch: "Android TV takes deep links (https://www.youtube.com, vnd.youtube://).",
-            exampleApp: "https://www.youtube.com"),
+            exampleApp: "https://www.youtube.com", networkStandby: "\"Wake on LAN\" / network standby"),
         appCatalogIDs: Self.appCatalogIDs)
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {

@@ -1,3 +1,4 @@
+import AndroidKeys
 import Foundation
 import PhotonCore
 

@@ -1,3 +1,4 @@
+import AndroidKeys
 import AndroidTV
 import Foundation
 import PhotonCore

@@ -1,4 +1,4 @@
-import AndroidTV
+import AndroidKeys
 import PhotonCore
 import PhotonCrypto
 

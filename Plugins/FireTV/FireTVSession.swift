@@ -1,4 +1,4 @@
-import AndroidTV
+import AndroidKeys
 import PhotonCore
 
 /// A session with a Fire TV (or any Android device with network debugging) over one ADB

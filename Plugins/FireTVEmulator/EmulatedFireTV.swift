@@ -1,4 +1,4 @@
-import AndroidTV
+import AndroidKeys
 import FireTV
 import Foundation
 import PhotonCore

@@ -50,7 +50,7 @@ public struct LGWebOSAdapter: TVAdapter {
                 "LG shows a prompt: accept it on the TV within 60 s; its client key is kept in the secret store (never printed). Every LG TV is reported to carry the same certificate, so the pin proves that the same certificate answers, not that it is your TV. TVs without TLS (before 2018) pair over plain WebSocket only with --allow-unencrypted.",
             probe: "LG: the SSAP hello on port 3001 (TLS), or 3000 for old TVs.",
             launch: "LG takes app ids (youtube.leanback.v4, netflix) or an https:// link, opened in the browser.",
-            exampleApp: "youtube.leanback.v4"),
+            exampleApp: "youtube.leanback.v4", networkStandby: "\"TV On with Mobile\" (2025+: Support → IP control settings → Wake on LAN)"),
         appCatalogIDs: Self.appCatalogIDs)
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {

@@ -33,7 +33,7 @@ public struct RokuAdapter: TVAdapter {
                 "Roku needs no pairing (ECP has no authentication: anyone on the network can send keys); Photon stores the set by its serial number and refuses another device at that address.",
             probe: "Roku: GET /query/device-info on the ECP port (8060), which also tells whether \"Control by mobile apps\" allows commands.",
             launch: "Roku takes channel ids (12 is Netflix), with deep-link parameters: 12?contentId=80057281&mediaType=movie.",
-            exampleApp: "12"),
+            exampleApp: "12", networkStandby: "\"Fast TV start\""),
         appCatalogIDs: Self.appCatalogIDs)
 
     /// ECP's port.

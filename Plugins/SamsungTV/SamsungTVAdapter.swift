@@ -49,7 +49,7 @@ public struct SamsungTVAdapter: TVAdapter {
             pairing:
                 "Samsung shows an \"Allow\" prompt: accept it on the TV within 30 s; the token it issues is kept in the secret store (never printed).",
             probe: "Samsung: GET /api/v2/ on the REST port.", launch: "Samsung takes app ids (111299001912 is YouTube).",
-            exampleApp: "111299001912"),
+            exampleApp: "111299001912", networkStandby: "\"Power On with Mobile\""),
         appCatalogIDs: Self.appCatalogIDs)
 
     public func recognise(_ service: DiscoveredService) -> TVCandidate? {

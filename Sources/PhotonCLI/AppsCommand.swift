@@ -10,7 +10,7 @@ enum AppsCommand {
         options: [OptionSpec("catalog", help: "the app names `photon launch` knows, with each brand's id for them")],
         details: """
             Where the TV's brand can list them (see the app-list capability in `photon list --json`). A TV that cannot \
-            list its apps (Android TV) shows the catalog's apps for its brand instead, and says so.
+            list its apps shows the catalog's apps for its brand instead, and says so.
             """,
         examples: ["photon apps living-room", "photon apps den --json", "photon apps --catalog"], run: run)
 

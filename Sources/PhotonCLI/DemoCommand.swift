@@ -1,12 +1,11 @@
 import Foundation
 import PhotonCore
-import PhotonEmulatorSupport
-import PhotonPlugins
 import PhotonStore
 
 /// `photon demo`: a tour that needs no TV. It starts every registered brand's emulated TV
-/// in-process on loopback and walks through pairing and control over the real protocols,
-/// in a throw-away home so the user's own store is never touched.
+/// on loopback (`photon-emulator`, installed beside this program: the tool itself carries
+/// no emulator code) and walks through pairing and control over the real protocols, in a
+/// throw-away home so the user's own store is never touched.
 enum DemoCommand {
     static let spec = CommandSpec(
         ["demo"], summary: "a guided tour with emulated TVs (uses a temporary home)",
@@ -21,7 +20,7 @@ enum DemoCommand {
 
     /// Events that are the TV's own bookkeeping, not something it received.
     static let quietEvents: Set<String> = [
-        "ready", "client_connected", "client_disconnected", "session_ready", "pairing_code", "published", "rest", "paired",
+        "ready", "listening", "client_connected", "client_disconnected", "session_ready", "pairing_code", "published", "rest", "paired",
     ]
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
@@ -30,10 +29,11 @@ enum DemoCommand {
         let paths = StorePaths(home: home)
         let t = context.terminal
         t.write("Photon \(PhotonCommandLine.version) demo: emulated TVs on loopback, a temporary home.\n")
-        let plugins = BuiltInPlugins.all.filter { plugin in plugin.emulator != nil && context.registry.ids.contains(plugin.adapter.id) }
+        let emulatorPath = try DemoTVProcess.executable()
+        let brands = try DemoTVProcess.brands(emulatorPath)
         var step = 1
-        for (index, plugin) in plugins.enumerated() {
-            let status = try await tour(plugin, nickname: "tv-\(index + 1)", step: &step, paths: paths, context: context)
+        for (index, adapter) in context.registry.adapters.filter({ brands.contains($0.id) }).enumerated() {
+            let status = try await tour(adapter, emulator: emulatorPath, nickname: "tv-\(index + 1)", step: &step, paths: paths, context: context)
             guard status == 0 else { return status }
         }
         t.write("\nSecrets (client key, the TVs' pins and tokens) were kept in \(paths.secretsFile.path) with mode 600.\n")
@@ -41,29 +41,30 @@ enum DemoCommand {
         return 0
     }
 
-    static func tour(_ plugin: BrandPlugin, nickname: String, step: inout Int, paths: StorePaths, context: CLIContext) async throws -> Int32 {
-        let adapter = plugin.adapter
-        guard let emulator = plugin.emulator else { return 0 }
+    static func tour(
+        _ adapter: any TVAdapter, emulator path: String, nickname: String, step: inout Int, paths: StorePaths, context: CLIContext
+    ) async throws -> Int32 {
         let t = context.terminal
         let received = Locked<[String]>([])
         let codes = Locked<[String]>([])
-        let codeEvent = Locked<String?>(nil)
-        let tv = try await emulator.start(EmulatorSettings.ephemeral(for: emulator, name: "Demo \(adapter.displayName)")) { event in
-            if event.name == codeEvent.withLock({ $0 }), let code = event["code"]?.string { codes.withLock { $0.append(code) } }
-            guard !quietEvents.contains(event.name) else { return }
-            let fields = event.fields.map { $0.1.string.map { "\"\($0)\"" } ?? $0.1.int.map(String.init) ?? "\($0.1)" }
-            let line = ([event.name] + fields).joined(separator: " ")
+        let tv = try await DemoTVProcess.start(path, brand: adapter.id, name: "Demo \(adapter.displayName)") { event in
+            guard let name = event["event"]?.stringValue else { return }
+            // The code an emulated TV shows while pairing, typed for the user.
+            if let code = event["code"]?.stringValue { codes.withLock { $0.append(code) } }
+            guard !quietEvents.contains(name) else { return }
+            guard case .object(let all) = event else { return }
+            let fields = all.filter { $0.0 != "event" && $0.0 != "t" }.map { $0.1.stringValue.map { "\"\($0)\"" } ?? $0.1.encoded }
+            let line = ([name] + fields).joined(separator: " ")
             received.withLock { lines in
                 // A TV that reports text as it grows (one character at a time) shows it once.
-                if event.name == "text", lines.last?.hasPrefix("text ") == true { lines[lines.count - 1] = line } else { lines.append(line) }
+                if name == "text", lines.last?.hasPrefix("text ") == true { lines[lines.count - 1] = line } else { lines.append(line) }
             }
         }
-        codeEvent.withLock { $0 = tv.pairingCodeEvent }
-        defer { Task { await tv.stop() } }
+        defer { tv.stop() }
 
         let ports = tv.ports.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         t.write("\n\(step). An emulated \(adapter.displayName) listens on 127.0.0.1 (\(ports)).\n")
-        if let fingerprint = tv.certificateFingerprint { t.write("   Its certificate fingerprint: \(fingerprint)\n") }
+        if let fingerprint = tv.fingerprint { t.write("   Its certificate fingerprint: \(fingerprint)\n") }
         step += 1
 
         var pair = [
@@ -73,9 +74,9 @@ enum DemoCommand {
         for option in adapter.descriptor.pairing.options {
             if case .port(let name) = option.value, let port = tv.ports[name] { pair += ["--\(option.name)", String(port)] }
         }
-        if let fingerprint = tv.certificateFingerprint { pair += ["--trust", fingerprint.description] }
+        if let fingerprint = tv.fingerprint { pair += ["--trust", fingerprint] }
         // A brand that pairs without any TLS (ADB) asks for consent to that first.
-        if tv.certificateFingerprint == nil, adapter.descriptor.pairing.style != .none { pair.append("--allow-unencrypted") }
+        if tv.fingerprint == nil, adapter.descriptor.pairing.style != .none { pair.append("--allow-unencrypted") }
         let how: String
         switch adapter.descriptor.pairing.style {
         case .codeOnTV: how = "the code it shows is typed for you"

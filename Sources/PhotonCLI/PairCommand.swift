@@ -18,7 +18,7 @@ enum PairCommand {
                 OptionSpec(
                     "allow-unencrypted",
                     help:
-                        "consent to pairing over an unencrypted protocol when the TV offers nothing else (LG without TLS, Fire TV over ADB): anyone on the network can read what is sent"
+                        "consent to pairing over an unencrypted protocol when the TV offers nothing else (an old TV without TLS, or a protocol that has none): anyone on the network can read what is sent"
                 ),
             ] + BrandOptions.specs(registry),
             details: """

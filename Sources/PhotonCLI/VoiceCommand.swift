@@ -22,14 +22,14 @@ enum VoiceCommand {
         ],
         details: """
             Without a file, records from the default microphone (PulseAudio or PipeWire, else ALSA) until Enter, \
-            1.5 s of silence after speech, or 10 s. Android TV hears the audio itself, while it is spoken. For other \
+            1.5 s of silence after speech, or 10 s. A TV whose brand takes voice audio hears it itself, while it is spoken. For other \
             TVs (and with --to or --dry-run) the words are recognised on this machine with PocketSphinx: \
             "open netflix" launches, "search for …" and other words search (or are typed), "channel one two" tunes. \
             Recognition listens best for app names, command words and your phrases (--phrases, voice-phrases.txt); \
             anything else is a guess it asks about before sending. Audio and words are never written or logged.
             Any PCM WAV (8/16/24/32-bit integer or 32-bit float, any rate, any channels) is accepted.
             """,
-        examples: ["photon voice living-room", "photon voice roku --dry-run", "photon voice bedroom query.wav --to text"], run: run)
+        examples: ["photon voice living-room", "photon voice den --dry-run", "photon voice bedroom query.wav --to text"], run: run)
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let target = try parsed.value("to").map { value -> VoiceRequest.Target in

@@ -100,12 +100,14 @@ extension CommandCatalog {
             if let hold = object["hold"] {
                 guard let ms = hold.intValue, CommandLimits.holdMilliseconds.contains(ms) else {
                     throw CommandGrammarError(
-                        "\"hold\" takes milliseconds from \(CommandLimits.holdMilliseconds.lowerBound) to \(CommandLimits.holdMilliseconds.upperBound)")
+                        "\"hold\" takes milliseconds from \(CommandLimits.holdMilliseconds.lowerBound) to \(CommandLimits.holdMilliseconds.upperBound)"
+                    )
                 }
             }
             if let action = object["action"] {
                 guard let name = action.stringValue, ["press", "hold-start", "hold-end"].contains(name) else {
-                    throw CommandGrammarError("\"action\" takes press, hold-start or hold-end, not '\(printable(action.stringValue ?? action.encoded))'")
+                    throw CommandGrammarError(
+                        "\"action\" takes press, hold-start or hold-end, not '\(printable(action.stringValue ?? action.encoded))'")
                 }
             }
         })
@@ -144,7 +146,8 @@ extension CommandCatalog {
         examples: ["photon input living-room hdmi2", "photon input living-room PlayStation", "photon input living-room"],
         capabilities: ["inputs", "input-list"], completions: ["hdmi1", "hdmi2", "hdmi3", "hdmi4", "tv", "av", "component"],
         derivedCommandLine: false,
-        homeAssistant: HomeAssistantEntity(topic: "input", platform: "select", capability: "inputs", name: "Input", icon: "mdi:video-input-hdmi", options: .inputs),
+        homeAssistant: HomeAssistantEntity(
+            topic: "input", platform: "select", capability: "inputs", name: "Input", icon: "mdi:video-input-hdmi", options: .inputs),
         schema: stringSchema("input", minimum: 1, maximum: CommandLimits.nameBytes, description: "hdmi1…hdmi4, tv, av, component or the TV's label"),
         readWords: { .object([("input", .string($0))]) },
         checkWire: { try checkName($0["input"], field: "input", what: "an input") })
@@ -194,7 +197,8 @@ extension CommandCatalog {
         details: "Where the brand can; others exit 6. Sound and apps go on while the picture is off.",
         examples: ["photon screen office off", "photon screen office on"], capabilities: ["screen-power"], completions: ["off", "on"],
         homeAssistant: HomeAssistantEntity(
-            topic: "screen", platform: "switch", capability: "screen-power", name: "Screen", icon: "mdi:monitor-off", settings: [("pl_on", "ON"), ("pl_off", "OFF")]),
+            topic: "screen", platform: "switch", capability: "screen-power", name: "Screen", icon: "mdi:monitor-off",
+            settings: [("pl_on", "ON"), ("pl_off", "OFF")]),
         schema: .object([
             ("type", "object"), ("required", .array(["screen"])),
             ("properties", .object([("screen", .object([("type", "string"), ("enum", .array(["on", "off"]))]))])),
@@ -259,7 +263,8 @@ extension CommandCatalog {
                 number <= Double(CommandLimits.volumeLevels.upperBound)
             else {
                 throw CommandGrammarError(
-                    "volume takes up, down, mute or a level from \(CommandLimits.volumeLevels.lowerBound) to \(CommandLimits.volumeLevels.upperBound)")
+                    "volume takes up, down, mute or a level from \(CommandLimits.volumeLevels.lowerBound) to \(CommandLimits.volumeLevels.upperBound)"
+                )
             }
         })
 
@@ -361,7 +366,9 @@ extension CommandCatalog {
                 .object([
                     (
                         field,
-                        .object([("type", "string"), ("minLength", .int(minimum)), ("maxLength", .int(maximum)), ("description", .string(description))])
+                        .object([
+                            ("type", "string"), ("minLength", .int(minimum)), ("maxLength", .int(maximum)), ("description", .string(description)),
+                        ])
                     )
                 ])
             ),

@@ -45,7 +45,8 @@ public struct HomeAssistantEntity: Sendable {
     public let buttonPerKey: Bool
 
     public init(
-        topic: String, platform: String, capability: String, name: String, icon: String? = nil, settings: [(String, JSONValue)] = [], hasState: Bool = false,
+        topic: String, platform: String, capability: String, name: String, icon: String? = nil, settings: [(String, JSONValue)] = [],
+        hasState: Bool = false,
         options: Options? = nil, buttonPerKey: Bool = false
     ) {
         self.topic = topic

@@ -108,11 +108,15 @@ public struct AdapterDescriptor: Sendable {
         public var launch: String
         /// An app this brand can launch, for examples and the demo (empty: none).
         public var exampleApp: String
-        public init(pairing: String = "", probe: String = "", launch: String = "", exampleApp: String = "") {
+        /// The TV's own name for the setting that lets it be woken over the network, for
+        /// `photon power --help` and the hint when a woken TV stays dark (empty: none).
+        public var networkStandby: String
+        public init(pairing: String = "", probe: String = "", launch: String = "", exampleApp: String = "", networkStandby: String = "") {
             self.pairing = pairing
             self.probe = probe
             self.launch = launch
             self.exampleApp = exampleApp
+            self.networkStandby = networkStandby
         }
     }
 }

@@ -147,7 +147,7 @@ public enum RouterRejection: Error, Sendable, Equatable {
             return PhotonError(.usage, "the command targets another TV than its session (bound to \(expected))", hint: "retarget the session first")
         case .duplicate: return PhotonError(.usage, "the command was already received (duplicate id); it was not sent again")
         case .outOfOrder(let last): return PhotonError(.usage, "the command's sequence number is not after \(last); it was not sent")
-        case .expired: return PhotonError(.timeout, "the command expired before it could be sent; it was not sent")
+        case .expired: return PhotonError(.timeout, "the command expired before it could be sent; it was not sent", reason: .commandExpired)
         case .fromTheFuture: return PhotonError(.usage, "the command's issue time is in the future", hint: "check the sender's clock")
         case .lifetimeTooLong: return PhotonError(.usage, "the command claims a lifetime longer than the router allows")
         case .gestureNotArmed: return PhotonError(.usage, "gesture commands need the gesture source armed first")

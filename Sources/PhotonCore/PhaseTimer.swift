@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Foundation
 
 /// Where a short-lived command spends its time, for `make bench`'s cold-key breakdown
 /// and for anyone asking why a key press is slow: with `PHOTON_TIMINGS=1` in the

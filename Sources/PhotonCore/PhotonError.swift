@@ -26,14 +26,26 @@ public struct PhotonError: Error, Sendable, Equatable, CustomStringConvertible {
         case `internal`
     }
 
+    /// What happened, where code that handles the error must tell cases apart that share
+    /// a code: control flow branches on this, never on the message's words.
+    public enum Reason: String, Sendable, CaseIterable, Codable {
+        /// A TV cannot be woken: no MAC address is stored for it.
+        case noMACAddress = "no-mac-address"
+        /// The router refused a command whose lifetime ran out before it was sent.
+        case commandExpired = "command-expired"
+    }
+
     public let code: Code
     public let message: String
     public let hint: String?
+    /// The typed reason, where one is needed to handle the error.
+    public let reason: Reason?
 
-    public init(_ code: Code, _ message: String, hint: String? = nil) {
+    public init(_ code: Code, _ message: String, hint: String? = nil, reason: Reason? = nil) {
         self.code = code
         self.message = message
         self.hint = hint
+        self.reason = reason
     }
 
     /// The process exit code of the command-line contract (design/cli.md).

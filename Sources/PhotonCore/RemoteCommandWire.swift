@@ -24,7 +24,10 @@ extension RemoteCommand {
                 }
                 input = .key(key)
             }
-            if let ms = json["hold"]?.intValue { self = .longPress(input, milliseconds: ms); return }
+            if let ms = json["hold"]?.intValue {
+                self = .longPress(input, milliseconds: ms)
+                return
+            }
             self = .key(input, json["action"]?.stringValue.flatMap(KeyAction.init(rawValue:)) ?? .press)
         case "text": self = .text(json["text"]?.stringValue ?? "")
         case "launch": self = .launch(json["launch"]?.stringValue ?? "")

@@ -71,10 +71,9 @@ public final class TVRemote: Sendable {
         var life = min(lifetime, .seconds(10))
         if case .longPress = command { life = .seconds(10) }
         do {
-            return try await photon.router.submit(
-                CommandEnvelope(
-                    id: id, sessionID: routerSession, target: device.id, sequence: number, issuedAt: now,
-                    expiresAt: now.addingTimeInterval(life.seconds), source: source, command: command))
+            return try await photon.submit(
+                command, session: routerSession, target: device.id, sequence: number,
+                Submission(id: id, issuedAt: now, expiresAt: now.addingTimeInterval(life.seconds), source: source))
         } catch let rejection as RouterRejection {
             throw rejection.error
         }

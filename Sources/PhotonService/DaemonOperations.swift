@@ -38,13 +38,7 @@ struct DaemonOperations: Sendable {
     func submitOneShot(_ command: RemoteCommand, to tv: String, envelope: EnvelopeFields, source: CommandSource) async throws
         -> CommandOutcome
     {
-        let pooled = try await photon.pool.tv(named: tv)
-        let session = await photon.router.openSession(source: source, target: pooled.deviceID)
-        defer { Task { [photon] in await photon.router.closeSession(session) } }
-        return try await photon.router.submit(
-            CommandEnvelope(
-                id: envelope.id, sessionID: session, target: pooled.deviceID, sequence: 1, issuedAt: envelope.issuedAt,
-                expiresAt: envelope.expiresAt, source: source, command: command))
+        try await photon.submitOneShot(command, to: tv, envelope.submission(source))
     }
 
     /// A command in a session the caller owns (its TV unless `tv` names another, which the
@@ -54,10 +48,7 @@ struct DaemonOperations: Sendable {
     ) async throws -> CommandOutcome {
         var target = await photon.router.target(of: session) ?? ""
         if let tv { target = try await photon.pool.tv(named: tv).deviceID }
-        return try await photon.router.submit(
-            CommandEnvelope(
-                id: envelope.id, sessionID: session, target: target, sequence: sequence, issuedAt: envelope.issuedAt,
-                expiresAt: envelope.expiresAt, source: source, command: command))
+        return try await photon.submit(command, session: session, target: target, sequence: sequence, envelope.submission(source))
     }
 
     /// A macro's steps, run here to the end even if the client leaves meanwhile; each step
@@ -111,6 +102,9 @@ struct EnvelopeFields: Sendable {
         issuedAt = request["issuedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? now
         expiresAt = request["expiresAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:)) ?? issuedAt.addingTimeInterval(defaultLifetime)
     }
+
+    /// The submission these fields describe, from `source`.
+    func submission(_ source: CommandSource) -> Submission { Submission(id: id, issuedAt: issuedAt, expiresAt: expiresAt, source: source) }
 }
 
 /// The answer to a sent command: whether the TV confirmed it (`acknowledged`; false:

@@ -168,7 +168,7 @@ public actor MQTTBridge {
             inputs[id] = nil
             detailedPower.remove(id)
             firstDiscoveryPending.remove(id)
-            if let session = routerSessions.removeValue(forKey: id) { await photon.router.closeSession(session.id) }
+            await routerSessions.close(deviceID: id)
             client.publish(topics.discovery(id), [], retain: true)
             for name in MQTTTopics.stateNames {
                 let topic = topics.state(id, name)
@@ -239,7 +239,7 @@ public actor MQTTBridge {
     /// One router session per TV for its MQTT commands, kept while the TV is published
     /// (not opened and closed per command: two router round trips less each). Commands
     /// for a TV run in order, so its sequence numbers rise with them.
-    private var routerSessions: [String: (id: UUID, lastSequence: UInt64)] = [:]
+    private lazy var routerSessions = KeptRouterSessions(photon: photon, source: .mqtt)
     /// Commands waiting for their TV, at most this many per TV.
     private var chains = MQTTCommandChains(limit: MQTTBridge.commandsWaitingPerTV)
     static let commandsWaitingPerTV = 32
@@ -319,48 +319,16 @@ public actor MQTTBridge {
 
     /// Returns whether the TV acknowledged every command of the request.
     private func execute(_ request: MQTTCommand, on id: String) async throws -> Bool {
-        let tv = try await photon.pool.tv(named: id)
-        let device = await tv.device
-        var commands = request.commands
-        if request.wake {
-            let adapter = try photon.registry.adapter(id: device.brand)
-            if adapter.descriptor.wakeMethod == .wakeOnLAN, !device.wakeMACs.isEmpty {
-                // The wake is the first command, in the message's envelope: an expired or
-                // repeated message is refused by the router before any packet leaves.
-                let wake = WakeRequest(destinations: settings.wakeDestinations, ports: settings.wakePorts, patience: settings.wakePatience)
-                commands = [.wake(wake)] + commands
-            }
-        }
-        let target = tv.deviceID
-        var (session, sequence): (UUID, UInt64)
-        if let open = routerSessions[target] {
-            (session, sequence) = open
-        } else {
-            (session, sequence) = (await photon.router.openSession(source: .mqtt, target: target), 0)
-        }
-        var woke = false
-        var acknowledged = true
-        for (index, command) in commands.enumerated() {
-            // A TV that had to be woken is coming up: a power-on key is not needed.
-            if woke, command == .key(.key(.powerOn), .press) { continue }
-            // One envelope per command: the first keeps the message's id (what dedup sees).
-            let envelopeID = index == 0 ? request.id : UUID()
-            sequence += 1
-            routerSessions[target] = (session, sequence)
-            do {
-                let outcome = try await photon.router.submit(
-                    CommandEnvelope(
-                        id: envelopeID, sessionID: session, target: target, sequence: sequence, issuedAt: request.issuedAt,
-                        expiresAt: request.expiresAt, source: .mqtt, command: command))
-                if outcome == .woke { woke = true }
-                if outcome == .sent { acknowledged = false }
-            } catch RouterRejection.closedSession, RouterRejection.unknownSession {
-                // The router no longer knows the session: a fresh one next time.
-                routerSessions[target] = nil
-                throw PhotonError(.internal, "the command router dropped this TV's MQTT session", hint: "send the command again")
-            }
-        }
-        return acknowledged
+        // Power on is the one rule every door follows (wake first where the brand wakes
+        // over the network, in the message's envelope).
+        let commands =
+            request.wake
+            ? try await photon.powerOnCommands(
+                for: id, wake: WakeRequest(destinations: settings.wakeDestinations, ports: settings.wakePorts, patience: settings.wakePatience))
+            : request.commands
+        let submission = Submission(id: request.id, issuedAt: request.issuedAt, expiresAt: request.expiresAt, source: .mqtt)
+        let outcomes = try await routerSessions.submit(commands, to: id, submission)
+        return !outcomes.contains(.sent)
     }
 
     func publishResult(_ id: String, commandID: UUID?, _ outcome: Result<Bool, PhotonError>) {

@@ -2,9 +2,9 @@ import Foundation
 import PhotonArguments
 import PhotonCore
 import PhotonDiscovery
+import PhotonEmulatorPlugins
 import PhotonEmulatorSupport
 import PhotonNet
-import PhotonPlugins
 
 // `photon-emulator BRAND [options]`: runs an emulated TV until killed, printing one JSON
 // object per line for everything that happens. Every registered brand with an emulated
@@ -21,6 +21,7 @@ let commonOptions: [OptionSpec] = [
     OptionSpec("mac", type: .mac, help: "the MAC address it reports"),
     OptionSpec("state", value: "DIR", help: "keep its identity and pairings in DIR across restarts"),
     OptionSpec("publish", help: "announce it through avahi-daemon (mDNS)"),
+    OptionSpec("ephemeral", help: "put every port the brand listens on on a free one (as --port 0 for each)"),
     OptionSpec(
         "mdns-port", type: .listenPort,
         help:
@@ -35,7 +36,7 @@ let printEvent: @Sendable (EmulatorEvent) -> Void = { event in
 
 nonisolated(unsafe) var keepAlive: [Any] = []
 
-let commands: [CommandSpec<EmulatorRun>] = BuiltInPlugins.emulators.map { emulator in
+let commands: [CommandSpec<EmulatorRun>] = BuiltInEmulators.emulators.map { emulator in
     CommandSpec<EmulatorRun>(
         [emulator.brand], summary: emulator.summary, options: emulator.options,
         details:
@@ -45,9 +46,19 @@ let commands: [CommandSpec<EmulatorRun>] = BuiltInPlugins.emulators.map { emulat
         var settings = EmulatorSettings(
             host: parsed.value("host") ?? "127.0.0.1", name: parsed.value("name"), mac: parsed.value("mac").flatMap(MACAddress.normalized),
             stateDirectory: parsed.value("state").map { URL(fileURLWithPath: $0) })
-        for option in run.emulator.options { settings.values[option.name] = parsed.value(option.name) }
+        if parsed.flag("ephemeral") { settings.values = EmulatorSettings.ephemeral(for: run.emulator).values }
+        for option in run.emulator.options where parsed.value(option.name) != nil { settings.values[option.name] = parsed.value(option.name) }
         let tv = try await run.emulator.start(settings, onEvent: printEvent)
         keepAlive.append(tv)
+        // Where it listens, by the names its adapter gives the ports, its certificate, and
+        // whether it shows a code while pairing (an event with a `code` field): what
+        // `photon demo` and other drivers need.
+        printEvent(
+            EmulatorEvent(
+                "listening",
+                tv.ports.sorted { $0.key < $1.key }.map { ("port_\($0.key)", EmulatorValue.int(Int($0.value))) }
+                    + (tv.certificateFingerprint.map { [("fingerprint", EmulatorValue.string($0.description))] } ?? [])
+                    + [("shows_code", EmulatorValue.bool(tv.pairingCodeEvent != nil))]))
         if parsed.flag("publish") {
             let announcement = tv.announcement
             let publisher = try AvahiPublisher(
@@ -114,7 +125,7 @@ if Array(CommandLine.arguments.dropFirst()) == ["__manpage"] {
         exitStatus: [("0", "stopped by a signal after running"), ("1", "it could not start (a port in use)"), ("2", "usage: a bad command line")],
         files: [("DIR", "with --state DIR: the emulated TV's certificate and the clients it paired, kept across restarts")],
         environment: [("SWIFT_BACKTRACE", "as for any Swift program")],
-        examples: BuiltInPlugins.emulators.map { "photon-emulator \($0.brand) --port 0" },
+        examples: BuiltInEmulators.emulators.map { "photon-emulator \($0.brand) --port 0" },
         seeAlso: ["photon(1)"], version: PhotonVersion.current)
     print(page.roff, terminator: "")
     exit(0)
@@ -130,7 +141,7 @@ do {
         print(commandHelp(command), terminator: "")
         exit(0)
     }
-    let emulator = BuiltInPlugins.emulators.first { $0.brand == command.name }!
+    let emulator = BuiltInEmulators.emulators.first { $0.brand == command.name }!
     exit(try await command.run(parsed, EmulatorRun(emulator: emulator)))
 } catch {
     let e = PhotonError.wrap(error)

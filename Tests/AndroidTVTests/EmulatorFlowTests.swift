@@ -1,3 +1,4 @@
+import AndroidKeys
 import AndroidTVEmulator
 import Foundation
 import PhotonCore

@@ -1,5 +1,6 @@
 import Foundation
 import PhotonCore
+import PhotonEmulatorPlugins
 import PhotonPlugins
 import PhotonStore
 import PhotonTestSupport
@@ -56,7 +57,7 @@ import Testing
         #expect(offered[2] == "volume-up volume-down")
         #expect(offered[3] == "--brand")
         // Every registered brand, in registration order (no test names the brands).
-        #expect(offered[4] == BuiltInPlugins.all.map(\.adapter.id).joined(separator: " "))
+        #expect(offered[4] == BuiltInEmulators.all.map(\.adapter.id).joined(separator: " "))
         #expect(offered[5] == "bash zsh fish")
         #expect(offered[6] == "show regenerate")
         #expect(offered[7] == "up down mute")

@@ -69,7 +69,9 @@ import Testing
             }
         }
         #expect(throws: PhotonError.self) { try RemoteCommand(verb: "warp", argument: "9") }
-        #expect(try RemoteCommand(verb: "text", argument: String(repeating: "x", count: CommandLimits.textBytes)) == .text(String(repeating: "x", count: CommandLimits.textBytes)))
+        #expect(
+            try RemoteCommand(verb: "text", argument: String(repeating: "x", count: CommandLimits.textBytes))
+                == .text(String(repeating: "x", count: CommandLimits.textBytes)))
         #expect(try RemoteCommand(verb: "volume", argument: "100") == .setVolume(100))
         #expect(try RemoteCommand(verb: "volume", argument: "0") == .setVolume(0))
     }
@@ -90,10 +92,11 @@ import Testing
 
     @Test func macroStepsUseTheCatalog() throws {
         let macro = try Macro(steps: ["key home down", "volume 12.0", "channel up", "voice open netflix", "screen OFF"])
-        #expect(macro.steps.map(\.step) == [
-            .commands([.key(.key(.home), .press), .key(.key(.down), .press)]), .commands([.setVolume(12)]),
-            .commands([.key(.key(.channelUp), .press)]), .commands([.spoken("open netflix", to: .search)]), .commands([.screen(on: false)]),
-        ])
+        #expect(
+            macro.steps.map(\.step) == [
+                .commands([.key(.key(.home), .press), .key(.key(.down), .press)]), .commands([.setVolume(12)]),
+                .commands([.key(.key(.channelUp), .press)]), .commands([.spoken("open netflix", to: .search)]), .commands([.screen(on: false)]),
+            ])
         let long = "text " + String(repeating: "x", count: CommandLimits.textBytes)
         #expect(try Macro(steps: [long]).steps.count == 1)
         #expect(throws: PhotonError.self) { try Macro(steps: [long + "x"]) }

@@ -1,4 +1,5 @@
 import PhotonConformance
+import PhotonEmulatorPlugins
 import PhotonEmulatorSupport
 import PhotonPlugins
 import Testing
@@ -6,11 +7,11 @@ import Testing
 /// Every registered brand against its emulated TV, every check of the conformance suite
 /// (`PhotonConformance`). A new brand gets all of it by registering.
 @Suite(.serialized) struct ConformanceTests {
-    static let brands = BuiltInPlugins.all.filter { $0.emulator != nil }.map(\.adapter.id)
+    static let brands = BuiltInEmulators.all.filter { $0.emulator != nil }.map(\.adapter.id)
 
     @Test(arguments: brands, ConformanceCheck.allCases)
     func conformance(_ brand: String, _ check: ConformanceCheck) async throws {
-        let plugin = try #require(BuiltInPlugins.all.first { $0.adapter.id == brand })
+        let plugin = try #require(BuiltInEmulators.all.first { $0.adapter.id == brand })
         try await check.run(plugin)
     }
 
@@ -19,7 +20,7 @@ import Testing
     /// adds the daemon's socket API for one brand).
     @Test(arguments: brands, ConformanceCheck.allCases)
     func throughTheFacade(_ brand: String, _ check: ConformanceCheck) async throws {
-        let plugin = try #require(BuiltInPlugins.all.first { $0.adapter.id == brand })
+        let plugin = try #require(BuiltInEmulators.all.first { $0.adapter.id == brand })
         try await check.run(plugin, route: .facade)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PhotonConformance
 import PhotonCore
+import PhotonEmulatorPlugins
 import PhotonEmulatorSupport
 import PhotonKit
 import PhotonNet
@@ -14,7 +15,7 @@ import Testing
 @Suite(.serialized) struct PhotonFacadeTests {
     /// A paired TV of `brand` in a fresh store, and a façade over that store.
     func setUp(_ brand: String, stateDirectory: URL? = nil) async throws -> (ConformanceHarness, Photon) {
-        let plugin = try #require(BuiltInPlugins.all.first { $0.adapter.id == brand })
+        let plugin = try #require(BuiltInEmulators.all.first { $0.adapter.id == brand })
         let h = try await ConformanceHarness(plugin, stateDirectory: stateDirectory)
         var paired = try await h.pair()
         paired.device.nickname = "tv"
@@ -29,7 +30,7 @@ import Testing
         return (h, try Photon(adapters: BuiltInPlugins.adapters, paths: paths, timeout: .seconds(5)))
     }
 
-    @Test(arguments: BuiltInPlugins.all.filter { $0.emulator != nil }.map(\.adapter.id)) func theSameCommandIdTwiceIsDeliveredOnce(_ brand: String)
+    @Test(arguments: BuiltInEmulators.all.filter { $0.emulator != nil }.map(\.adapter.id)) func theSameCommandIdTwiceIsDeliveredOnce(_ brand: String)
         async throws
     {
         let (h, photon) = try await setUp(brand)
@@ -85,7 +86,7 @@ import Testing
     /// The conformance of every brand through the façade: each kind of command the TV
     /// declares goes through the router, the session service and the one capability
     /// check to the emulated TV; each kind it does not declare is refused unsent (exit 6).
-    @Test(arguments: BuiltInPlugins.all.filter { $0.emulator != nil }.map(\.adapter.id))
+    @Test(arguments: BuiltInEmulators.all.filter { $0.emulator != nil }.map(\.adapter.id))
     func everyDeclaredCommandGoesThroughTheFaçade(_ brand: String) async throws {
         let (h, photon) = try await setUp(brand)
         defer { Task { await h.stop() } }
@@ -110,7 +111,8 @@ import Testing
     }
 
     @Test func aTVThatDoesNotAnswerIsWokenBeforeTheSend() async throws {
-        guard let brand = BuiltInPlugins.all.first(where: { $0.emulator != nil && $0.adapter.descriptor.wakeMethod == .wakeOnLAN })?.adapter.id else {
+        guard let brand = BuiltInEmulators.all.first(where: { $0.emulator != nil && $0.adapter.descriptor.wakeMethod == .wakeOnLAN })?.adapter.id
+        else {
             Issue.record("no registered brand wakes over Wake-on-LAN")
             return
         }
@@ -146,7 +148,7 @@ import Testing
     }
 
     /// `photon apps`: brands that can list apps do; the others say unsupported (exit 6).
-    @Test(arguments: BuiltInPlugins.all.filter { $0.emulator != nil }.map(\.adapter.id))
+    @Test(arguments: BuiltInEmulators.all.filter { $0.emulator != nil }.map(\.adapter.id))
     func installedAppsWhereTheBrandCanListThem(_ brand: String) async throws {
         let (h, photon) = try await setUp(brand)
         defer { Task { await h.stop() } }

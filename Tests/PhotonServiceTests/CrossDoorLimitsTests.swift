@@ -14,24 +14,33 @@ import Testing
     static let doors: [(name: String, read: @Sendable (String, String) throws -> RemoteCommand)] = [
         ("socket and HTTP", { verb, argument in try ServiceProtocol.command(from: try CommandCatalog.wire(verb: verb, argument: argument)) }),
         ("command line", { verb, argument in try RemoteCommand(verb: verb, argument: argument) }),
-        ("macro", { verb, argument in
-            guard case .commands(let commands) = try Macro.parse(step: "\(verb) \(argument)"), let first = commands.first else {
-                throw PhotonError(.usage, "not a command step")
+        (
+            "macro",
+            { verb, argument in
+                guard case .commands(let commands) = try Macro.parse(step: "\(verb) \(argument)"), let first = commands.first else {
+                    throw PhotonError(.usage, "not a command step")
+                }
+                return first
             }
-            return first
-        }),
-        ("MQTT entity", { verb, argument in
-            let parsed = try MQTTCommand.parse(name: verb, payload: argument, apps: [], now: Date())
-            guard let first = parsed.commands.first else { throw PhotonError(.usage, "nothing parsed") }
-            return first
-        }),
-        ("MQTT JSON", { verb, argument in
-            let envelope: [(String, JSONValue)] = [("commandId", .string(UUID().uuidString)), ("issuedAt", 1), ("expiresAt", 2)]
-            guard case .object(let fields) = try CommandCatalog.wire(verb: verb, argument: argument) else { throw PhotonError(.usage, "?") }
-            let parsed = try MQTTCommand.parse(name: "command", payload: JSONValue.object(envelope + fields).encoded, apps: [], now: Date())
-            guard let first = parsed.commands.first else { throw PhotonError(.usage, "nothing parsed") }
-            return first
-        }),
+        ),
+        (
+            "MQTT entity",
+            { verb, argument in
+                let parsed = try MQTTCommand.parse(name: verb, payload: argument, apps: [], now: Date())
+                guard let first = parsed.commands.first else { throw PhotonError(.usage, "nothing parsed") }
+                return first
+            }
+        ),
+        (
+            "MQTT JSON",
+            { verb, argument in
+                let envelope: [(String, JSONValue)] = [("commandId", .string(UUID().uuidString)), ("issuedAt", 1), ("expiresAt", 2)]
+                guard case .object(let fields) = try CommandCatalog.wire(verb: verb, argument: argument) else { throw PhotonError(.usage, "?") }
+                let parsed = try MQTTCommand.parse(name: "command", payload: JSONValue.object(envelope + fields).encoded, apps: [], now: Date())
+                guard let first = parsed.commands.first else { throw PhotonError(.usage, "nothing parsed") }
+                return first
+            }
+        ),
     ]
 
     static func outcome(_ read: (String, String) throws -> RemoteCommand, _ verb: String, _ argument: String) -> RemoteCommand? {

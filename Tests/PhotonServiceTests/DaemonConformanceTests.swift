@@ -1,6 +1,7 @@
 import Foundation
 import PhotonConformance
 import PhotonCore
+import PhotonEmulatorPlugins
 import PhotonKit
 import PhotonPlugins
 import PhotonService
@@ -13,7 +14,7 @@ import Testing
 @Suite(.serialized) struct DaemonConformanceTests {
     @Test(arguments: ConformanceCheck.allCases)
     func throughTheDaemon(_ check: ConformanceCheck) async throws {
-        let plugin = try #require(BuiltInPlugins.all.first { $0.adapter.id == "androidtv" })
+        let plugin = try #require(BuiltInEmulators.all.first { $0.adapter.id == "androidtv" })
         try await check.run(plugin, route: Self.daemon)
     }
 

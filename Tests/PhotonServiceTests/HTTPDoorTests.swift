@@ -25,7 +25,7 @@ import Testing
         let events: Locked<[EmulatorEvent]>
         let store: Store
 
-        init(configure: (inout HTTPDoorSettings) -> Void = { _ in }) async throws {
+        init(configure: (inout HTTPDoorSettings) -> Void = { _ in }, limits: ServiceLimits = ServiceLimits()) async throws {
             let events = Locked<[EmulatorEvent]>([])
             var configuration = EmulatedRoku.Configuration()
             configuration.port = 0
@@ -41,7 +41,7 @@ import Testing
             try await store.save(paired)
             let photon = try Photon(
                 adapters: BuiltInPlugins.adapters, paths: paths, timeout: .seconds(5), policy: .keepWarm(ReconnectBackoff()), cachesStore: true)
-            server = ServiceServer(photon: photon, log: ServiceLog(notice: { _ in }, debug: .silent))
+            server = ServiceServer(photon: photon, limits: limits, log: ServiceLog(notice: { _ in }, debug: .silent))
             try server.start()
             running = Task { [server] in await server.run() }
             var settings = HTTPDoorSettings()
@@ -151,6 +151,38 @@ import Testing
         #expect(unsupported.status == 501 && unsupported.code == "unsupported", "\(unsupported.body)")
         let unknown = try await tv.request("GET", "/api/v1/tvs/nope", token: token)
         #expect(unknown.status == 404, "\(unknown.body)")
+    }
+
+    /// Power on through the HTTP door (the `wake` the socket API runs too, one rule for every
+    /// door): an expired or repeated request sends no Wake-on-LAN packet, a fresh one does.
+    @Test func anExpiredOrRepeatedWakeSendsNoPacket() async throws {
+        let receiver = try UDPReceiver(host: "127.0.0.1", port: 0)
+        defer { receiver.close() }
+        var limits = ServiceLimits()
+        limits.wakeDestinations = ["127.0.0.1"]
+        limits.wakePorts = [receiver.port]
+        let tv = try await Fixture(limits: limits)
+        defer { Task { await tv.stop() } }
+        let token = try await tv.pairClient()
+        await tv.roku.stop()  // the TV is off: nothing answers at its address
+        func packets(within limit: Duration) async -> Int {
+            var count = 0
+            while let (packet, _) = try? await receiver.receive(timeout: limit) {
+                if packet.count == 102 { count += 1 }
+            }
+            return count
+        }
+        let now = Date().timeIntervalSince1970
+        let stale = #"{"commandId":"\#(UUID().uuidString)","issuedAt":\#(now - 60),"expiresAt":\#(now - 30),"wait":1}"#
+        let expired = try await tv.request("POST", "/api/v1/tvs/tv/wake", json: stale, token: token)
+        #expect(expired.body.contains("expired"), "\(expired.body)")
+        #expect(await packets(within: .milliseconds(300)) == 0, "an expired wake sent a packet")
+        let fresh = #"{"commandId":"\#(UUID().uuidString)","issuedAt":\#(now),"expiresAt":\#(now + 9),"wait":1}"#
+        _ = try await tv.request("POST", "/api/v1/tvs/tv/wake", json: fresh, token: token)
+        #expect(await packets(within: .milliseconds(500)) >= 1, "a fresh wake sent no packet")
+        let repeated = try await tv.request("POST", "/api/v1/tvs/tv/wake", json: fresh, token: token)
+        #expect(repeated.code == "duplicate", "\(repeated.body)")
+        #expect(await packets(within: .milliseconds(300)) == 0, "a repeated wake sent a packet")
     }
 
     @Test func thePairingAnswerSetsAStrictCookieAndThePageWorksWithIt() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import PhotonCore
 import PhotonKit
+import PhotonPlugins
 
 /// One step of `photon doctor`: what was checked, what was found, and the fix when it
 /// failed.
@@ -63,7 +64,7 @@ struct DoctorReport: Sendable {
     /// certificate pins beyond their first 8 hex digits, Roku serials, the user's home
     /// directory and this machine's host name. Tokens and client keys are never in a step
     /// to begin with.
-    static func redact(_ text: String, hostName: String? = HostName.full) -> String {
+    static func redact(_ text: String, hostName: String? = HostName.full, brandIDs: [String] = BuiltInPlugins.adapters.ids) -> String {
         var out = text
         // Pins first (their colon form would otherwise look like MACs): SHA256:<8 hex>...
         let colonPin = #/[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){31}/#
@@ -87,8 +88,12 @@ struct DoctorReport: Sendable {
         out = out.replacing(dottedMAC) { "\($0.output.1)\($0.output.2).****.****" }
         let compactMAC = #/(^|[^0-9A-Fa-f])([0-9A-Fa-f]{6})[0-9A-Fa-f]{6}(?![0-9A-Fa-f])/#
         out = out.replacing(compactMAC) { "\($0.output.1)\($0.output.2)******" }
-        // Roku serials, in ids and in text.
-        out = out.replacing(#/(?i)(roku-)[a-z0-9]{4,}/#) { "\($0.output.1)***" }
+        // Serials in device ids (`<brand>-<serial>`, for every registered brand), and in text.
+        for brand in brandIDs {
+            let escaped = brand.filter { $0.isLetter || $0.isNumber }
+            guard !escaped.isEmpty, let id = try? Regex("(?i)(\(escaped)-)[a-z0-9]{4,}(?![a-z0-9*])") else { continue }
+            out = out.replacing(id) { match in "\(match.output[1].substring ?? "")***" }
+        }
         out = out.replacing(#/(?i)(serial(?:[ -]number)?[ :=(]{1,3})[a-z0-9]{6,}/#) { "\($0.output.1)***" }
         // The user's home directory and this machine's name.
         out = out.replacing(#/(/home/)[^/\s"]+/#) { "\($0.output.1)***" }

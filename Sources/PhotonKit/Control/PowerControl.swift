@@ -46,9 +46,8 @@ extension TVControl {
             } catch let error as PhotonError where error.code == .unreachable || error.code == .timeout {
                 throw PhotonError(
                     .unreachable, "\(tv) did not answer after waking within \(Int(wake.patience.seconds)) s: \(error.message)",
-                    hint: "is network standby on? (LG: \"TV On with Mobile\"; Samsung: \"Power On with Mobile\"; Roku: \"Fast TV start\"; "
-                        + "Android TV: \"Wake on LAN\" / network standby)")
-            } catch let error as PhotonError where error.code == .unsupported && error.message.contains("no MAC") {
+                    hint: "is the TV's network standby on? `photon power --help` names the setting for each brand")
+            } catch let error as PhotonError where error.reason == .noMACAddress {
                 throw PhotonError(.unreachable, "\(tv) does not answer and cannot be woken: \(error.message)", hint: error.hint)
             }
             // The brand's own power-on: from network standby, the woken TV may still be dark.

@@ -159,10 +159,11 @@ public enum ServiceProtocol {
 
     /// An error as the wire carries it: code, message, hint and exit code.
     public static func json(_ error: PhotonError) -> JSONValue {
-        .object([
-            ("code", .string(error.code.rawValue)), ("message", .string(Redaction.redact(error.message))),
-            ("hint", .optional(error.hint.map(Redaction.redact))), ("exitCode", .int(Int(error.exitCode))),
-        ])
+        .object(
+            [
+                ("code", .string(error.code.rawValue)), ("message", .string(Redaction.redact(error.message))),
+                ("hint", .optional(error.hint.map(Redaction.redact))), ("exitCode", .int(Int(error.exitCode))),
+            ] + (error.reason.map { [("reason", .string($0.rawValue))] } ?? []))
     }
 
     /// An error answer: `{"id":…,"ok":false,"error":{…}}` (no `id` when the request had none).
@@ -173,7 +174,9 @@ public enum ServiceProtocol {
     /// The error an answer carries, or a protocol error when it carries none that can be read.
     public static func error(from json: JSONValue?) -> PhotonError {
         let code = json?["code"]?.stringValue.flatMap(PhotonError.Code.init(rawValue:)) ?? .internal
-        return PhotonError(code, json?["message"]?.stringValue ?? "the daemon reported an error", hint: json?["hint"]?.stringValue)
+        return PhotonError(
+            code, json?["message"]?.stringValue ?? "the daemon reported an error", hint: json?["hint"]?.stringValue,
+            reason: json?["reason"]?.stringValue.flatMap(PhotonError.Reason.init(rawValue:)))
     }
 
     /// A request the daemon cannot take as written, with a pointer to the API's

@@ -79,7 +79,7 @@ public actor PooledTV {
         }
     }
 
-    private func isExpiry(_ error: PhotonError) -> Bool { error == RouterRejection.expired.error }
+    private func isExpiry(_ error: PhotonError) -> Bool { error.reason == .commandExpired }
 
     /// The open session, or a new one (one attempt shared by every waiting caller).
     public func ensureSession(deadline: ContinuousClock.Instant) async throws -> any RemoteSession {

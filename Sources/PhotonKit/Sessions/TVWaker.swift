@@ -15,8 +15,9 @@ public enum TVWaker {
         }
         let macs = device.wakeMACs.compactMap { try? WakeOnLAN.parseMAC($0) }
         guard !macs.isEmpty else {
-            throw PhotonError.unsupported(
-                "no MAC address is stored for \(Redaction.sanitize(device.nickname))", hint: "give the MAC: photon wake AA:BB:CC:DD:EE:FF")
+            throw PhotonError(
+                .unsupported, "no MAC address is stored for \(Redaction.sanitize(device.nickname))",
+                hint: "give the MAC: photon wake AA:BB:CC:DD:EE:FF", reason: .noMACAddress)
         }
         // Every MAC (wired and Wi-Fi): the TV listens only on the interface it last used.
         var sent: [String] = []

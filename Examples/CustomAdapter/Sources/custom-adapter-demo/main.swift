@@ -3,6 +3,7 @@ import LineTV
 import LineTVEmulator
 import PhotonConformance
 import PhotonCore
+import PhotonEmulatorPlugins
 import PhotonEmulatorSupport
 import PhotonKit
 import PhotonPlugins
@@ -13,7 +14,7 @@ import PhotonStore
 // through the PhotonKit façade exactly as it would any other brand. Exits 0 when all holds.
 
 let lineTV = BrandPlugin(LineTVAdapter(), emulator: LineTVEmulator())
-let plugins = BuiltInPlugins.all + [lineTV]  // the registration: one line
+let plugins = BuiltInEmulators.all + [lineTV]  // the registration: one line
 
 // 1. The conformance suite, every check against an emulated LineTV: on the adapter's
 // own session, then through the façade (router and session service in front of it).
