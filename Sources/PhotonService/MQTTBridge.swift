@@ -145,6 +145,7 @@ public actor MQTTBridge {
         try? await Task.sleep(for: .milliseconds(100))
         client.stop()
         updateSink.finish()
+        await routerSessions.closeAll()
     }
 
     // MARK: TVs and their state

@@ -6,11 +6,16 @@ import PhotonCore
 /// builds one of these and hands it to `Photon.submit`, the one place a router envelope
 /// is made.
 public struct Submission: Sendable, Equatable {
+    /// The command's id: the same id twice reaches the TV once.
     public var id: UUID
+    /// When the sender issued it (a time in the future is refused).
     public var issuedAt: Date
+    /// After this it is refused unsent.
     public var expiresAt: Date
+    /// Who sent it, whose rules the router applies.
     public var source: CommandSource
 
+    /// A submission with these fields, as the sender gave them.
     public init(id: UUID = UUID(), issuedAt: Date, expiresAt: Date, source: CommandSource) {
         self.id = id
         self.issuedAt = issuedAt
@@ -73,6 +78,7 @@ public actor KeptRouterSessions {
     let source: CommandSource
     private var sessions: [String: (session: UUID, sequence: UInt64)] = [:]
 
+    /// No session yet: each TV's is opened with its first command.
     public init(photon: Photon, source: CommandSource) {
         self.photon = photon
         self.source = source
