@@ -19,12 +19,13 @@ build:
 
 ## make test: install what is missing (peers, services), build, run the whole suite.
 ## Pure suites (codecs, the router, the session service over in-memory sessions, the
-## store) run in parallel; suites with real peers — TLS servers, emulators, child
+## store) run in parallel: they are the test targets in PURE_TESTS (a new pure suite goes
+## in Tests/PhotonUnitTests). Suites with real peers — TLS servers, emulators, child
 ## processes, avahi-daemon, mosquitto — run one at a time, since on a 2-core machine
 ## running them at once turns CPU contention into spurious timeouts. Each phase runs under
 ## a watchdog (scripts/run-tests.sh): one stuck past its limit prints its threads and the
 ## tests still open, and fails, instead of hanging CI.
-PURE_TESTS = PhotonCoreTests\.|PhotonCryptoTests\.|PhotonStoreTests\.|\.(HTTPDoorRulesTests|BinaryPlistTests|OPACKTests|HAPPairingTests|CompanionFrameTests|LGMessageTests|ParserTests|SessionPoolTests|DeadlineQueueTests|WebSocketCodecTests|ServiceProtocolTests|CrossDoorLimitsTests|MQTTBoundsTests|RokuCodecTests|SamsungCodecTests|RemoteCodecTests|PoloCodecTests|PairingSecretTests|FramingTests)/
+PURE_TESTS = PhotonCoreTests\.|PhotonCryptoTests\.|PhotonStoreTests\.|PhotonUnitTests\.
 test:
 	scripts/setup.sh test
 	scripts/check-format.sh

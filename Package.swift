@@ -196,6 +196,16 @@ let package = Package(
         .target(
             name: "PhotonTestSupport", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonStore", "PhotonNet"], path: "Tests/PhotonTestSupport"),
         .testTarget(name: "PhotonCoreTests", dependencies: ["PhotonCore", "PhotonTesting"]),
+        // Pure suites of every other module (codecs, rules, the session service over
+        // in-memory sessions, the command-line parser): no socket, no child process, no
+        // shared file, so `make test` runs them in parallel. A suite is pure because it
+        // lives here (or in PhotonCoreTests, PhotonCryptoTests, PhotonStoreTests).
+        .testTarget(
+            name: "PhotonUnitTests",
+            dependencies: [
+                "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonKit", "PhotonService", "PhotonCLI", "PhotonTesting", "PhotonTestSupport",
+                "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator",
+            ]),
         .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto", "PhotonTestSupport"]),
         .testTarget(
             name: "PhotonNetTests", dependencies: ["PhotonNet", "PhotonCrypto", "PhotonCore", "PhotonTestSupport"]),

@@ -39,7 +39,9 @@ public struct AppleTVAdapter: TVAdapter {
         id: Self.brandID, displayName: "Apple TV (Companion)",
         discovery: .init(serviceTypes: ["_companion-link._tcp"]),
         ports: .init(main: "companion", Self.companionPort),
-        pairing: .init(style: .codeOnTV, secretNames: ["client_id", "client_key", "tv_id", "tv_key"]),
+        pairing: .init(
+            style: .codeOnTV, secretNames: ["client_id", "client_key", "tv_id", "tv_key"],
+            pinnedKey: .protocolKey("the Apple TV's long-term key, checked by pair-verify on every connection")),
         capabilities: Self.maximumCapabilities,
         keyTable: (hid.map { KeyMapping(key: $0.key, code: $0.value.name) } + media.map { KeyMapping(key: $0.key, code: $0.value.name) })
             .sorted { $0.code < $1.code },

@@ -26,8 +26,34 @@ extension Terminal {
 public struct StandardTerminal: Terminal {
     public init() {}
 
-    public func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
-    public func writeError(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    public func write(_ text: String) {
+        // A reader that went away (`photon status TV | head -1`) ends the command the way a
+        // closed pipe ends any Unix tool: quietly, by SIGPIPE (commands that talk to TVs
+        // ignore the signal, so the write sees EPIPE instead, which Foundation's
+        // FileHandle turns into a crash).
+        if !Self.writeAll(text, to: STDOUT_FILENO) {
+            signal(SIGPIPE, SIG_DFL)
+            raise(SIGPIPE)
+            _exit(141)
+        }
+    }
+
+    public func writeError(_ text: String) { _ = Self.writeAll(text, to: STDERR_FILENO) }
+
+    /// Writes all of `text` to `descriptor` with write(2), again after a signal; false
+    /// when the reader has gone (EPIPE). Other errors drop the rest of the text.
+    static func writeAll(_ text: String, to descriptor: Int32) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return errno != EPIPE
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        return true
+    }
     public var isInteractive: Bool { isatty(STDIN_FILENO) == 1 }
     public var usesColor: Bool {
         isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil

@@ -78,6 +78,15 @@ public struct AdapterDescriptor: Sendable {
         public var all: [String: UInt16] { others.merging([mainName: main]) { _, main in main } }
     }
 
+    /// What a brand's pin is the SHA-256 of.
+    public enum PinnedKey: Sendable, Equatable {
+        /// The TV's TLS certificate.
+        case tlsCertificate
+        /// A key of the brand's own protocol, checked by that protocol on every connection
+        /// (named for people: "long-term key").
+        case protocolKey(String)
+    }
+
     /// How pairing goes and what it leaves in the store.
     public struct Pairing: Sendable {
         /// For help and for front ends that prepare the user.
@@ -90,9 +99,17 @@ public struct AdapterDescriptor: Sendable {
         /// Whether the TV remembers this installation's client certificate: regenerating
         /// the identity then means pairing such TVs again.
         public var usesClientIdentity: Bool
-        public init(style: PairingStyle, options: [AdapterOption] = [], secretNames: [String] = [], usesClientIdentity: Bool = false) {
+        /// What the stored pin is the fingerprint of: the TV's TLS certificate (checked in
+        /// every TLS handshake, and by `photon doctor`'s certificate step), or a key of the
+        /// brand's own protocol (an Apple TV's long-term key, checked by pair-verify).
+        public var pinnedKey: PinnedKey
+        public init(
+            style: PairingStyle, options: [AdapterOption] = [], secretNames: [String] = [], usesClientIdentity: Bool = false,
+            pinnedKey: PinnedKey = .tlsCertificate
+        ) {
             self.style = style
             self.options = options
+            self.pinnedKey = pinnedKey
             self.secretNames = secretNames
             self.usesClientIdentity = usesClientIdentity
         }

@@ -154,3 +154,14 @@ extension Date {
     /// equal to itself after a round trip through the store.
     public static var wholeSecondsNow: Date { Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) }
 }
+
+extension DeviceFile {
+    /// The hint for a TV name nobody paired: the closest nickname ("did you mean
+    /// 'living-room'?") where one is close, and the paired TVs.
+    public static func didYouMean(_ name: String, among nicknames: [String]) -> String {
+        let sorted = nicknames.sorted()
+        let list = "paired TVs: \(sorted.joined(separator: ", "))"
+        guard let close = Suggestions.closest(to: name, in: sorted) else { return list }
+        return "did you mean '\(close)'? \(list)"
+    }
+}

@@ -1,5 +1,9 @@
 /// One HTTP/1.1 connection to a TV, kept open between requests (keep-alive) and reopened
-/// when the TV closes it, for adapters whose protocol is plain HTTP requests (Roku's ECP).
+/// when the TV closes it, for adapters whose protocol is HTTP requests: plain (Roku's ECP)
+/// or over TLS with the pinned certificate (`security`), the same pin-with-consent rules
+/// as every other transport (REST TVs), with request headers (an auth header, a cookie,
+/// a JSON content type), and answers with fixed, chunked or until-close bodies, bounded by
+/// `maxBody`.
 /// Requests go one at a time, in order. A command (anything but GET) is sent at most once:
 /// it goes on a fresh connection when the kept one has been idle for `idleReuse` (a TV
 /// may have closed it meanwhile), and is never resent. Only a GET whose reused connection
@@ -7,6 +11,10 @@
 public final class HTTPKeepAliveClient: Sendable {
     public let endpoint: Endpoint
     public let maxBody: Int
+    /// Plain, or TLS with the TV's pinned certificate (`TransportSecurity.tls`).
+    public let security: TransportSecurity
+    /// Sent with every request, before the request's own headers (`Accept`).
+    public let defaultHeaders: [(String, String)]
     private let connector: any Connector
     private let timeout: Duration
     private let current = Locked<(any ByteStream)?>(nil)
@@ -23,10 +31,13 @@ public final class HTTPKeepAliveClient: Sendable {
     public typealias ConnectionCheck = @Sendable (_ get: (_ target: String) async throws -> HTTPClient.Response) async throws -> Void
 
     public init(
-        endpoint: Endpoint, connector: any Connector, timeout: Duration, maxBody: Int = 256 * 1024, idleReuse: Duration = .seconds(4),
+        endpoint: Endpoint, connector: any Connector, security: TransportSecurity = .plain, timeout: Duration, maxBody: Int = 256 * 1024,
+        idleReuse: Duration = .seconds(4), defaultHeaders: [(String, String)] = [("Accept", "application/xml, text/xml, */*")],
         check: ConnectionCheck? = nil
     ) {
         self.check = check
+        self.security = security
+        self.defaultHeaders = defaultHeaders
         self.idleReuse = idleReuse
         self.endpoint = endpoint
         self.connector = connector
@@ -34,17 +45,22 @@ public final class HTTPKeepAliveClient: Sendable {
         self.maxBody = maxBody
     }
 
-    /// Sends one request and reads its answer. `target` is the path with its query.
-    public func request(_ method: String, _ target: String, body: [UInt8] = [], timeout: Duration? = nil) async throws -> HTTPClient.Response {
+    /// Sends one request and reads its answer. `target` is the path with its query;
+    /// `headers` follow the client's default ones (a name or value that could split the
+    /// request — a line break, a colon in a name — is refused before anything is sent).
+    public func request(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = [], timeout: Duration? = nil
+    ) async throws -> HTTPClient.Response {
         let limit = timeout ?? self.timeout
+        try Self.checkRequest(method, target, headers: defaultHeaders + headers)
         return try await gate.withGate {
             if method != "GET", let last = lastUse.withLock({ $0 }), ContinuousClock.now - last > idleReuse { await drop() }
             let reused = current.withLock { $0 } != nil
             defer { lastUse.withLock { $0 = .now } }
             do {
-                return try await attempt(method, target, body: body, timeout: limit)
+                return try await attempt(method, target, headers: headers, body: body, timeout: limit)
             } catch is StaleConnection where reused && method == "GET" {
-                return try await attempt(method, target, body: body, timeout: limit)
+                return try await attempt(method, target, headers: headers, body: body, timeout: limit)
             } catch is StaleConnection {
                 throw PhotonError(
                     .connectionClosed, "\(endpoint) closed the connection without answering \(method) \(target)",
@@ -56,17 +72,38 @@ public final class HTTPKeepAliveClient: Sendable {
     /// The connection closed before any byte of the answer.
     struct StaleConnection: Error {}
 
-    private func attempt(_ method: String, _ target: String, body: [UInt8], timeout: Duration) async throws -> HTTPClient.Response {
+    /// Refuses what would let a value end the request line or a header early.
+    static func checkRequest(_ method: String, _ target: String, headers: [(String, String)]) throws {
+        func isToken(_ text: String) -> Bool {
+            !text.isEmpty
+                && text.unicodeScalars.allSatisfy {
+                    $0.isASCII && $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains($0)
+                }
+        }
+        guard isToken(method) else { throw PhotonError(.usage, "an HTTP method is a token such as GET or POST") }
+        guard target.hasPrefix("/"), target.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+            throw PhotonError(.usage, "an HTTP target is a path of printable ASCII without spaces")
+        }
+        for (name, value) in headers {
+            guard isToken(name), !value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else {
+                throw PhotonError(.usage, "the HTTP header '\(Redaction.sanitize(name, limit: 32))' has a character that would split the request")
+            }
+        }
+    }
+
+    private func attempt(_ method: String, _ target: String, headers: [(String, String)], body: [UInt8], timeout: Duration) async throws
+        -> HTTPClient.Response
+    {
         let stream: any ByteStream
         if let open = current.withLock({ $0 }) {
             stream = open
         } else {
-            stream = try await connector.openByteStream(to: endpoint, security: .plain, timeout: timeout)
+            stream = try await connector.openByteStream(to: endpoint, security: security, timeout: timeout)
             current.withLock { $0 = stream }
             if let check {
                 do {
                     try await CommandDeadline.exempt {
-                        try await check { target in try await self.exchange(on: stream, "GET", target, body: [], timeout: timeout) }
+                        try await check { target in try await self.exchange(on: stream, "GET", target, headers: [], body: [], timeout: timeout) }
                     }
                 } catch let stale as StaleConnection {
                     throw PhotonError(.connectionClosed, "\(endpoint) closed a new connection before answering (\(stale))")
@@ -76,14 +113,14 @@ public final class HTTPKeepAliveClient: Sendable {
                 }
             }
         }
-        return try await exchange(on: stream, method, target, body: body, timeout: timeout)
+        return try await exchange(on: stream, method, target, headers: headers, body: body, timeout: timeout)
     }
 
     /// One request and its answer on `stream`.
     private func exchange(
-        on stream: any ByteStream, _ method: String, _ target: String, body: [UInt8], timeout: Duration
+        on stream: any ByteStream, _ method: String, _ target: String, headers extra: [(String, String)], body: [UInt8], timeout: Duration
     ) async throws -> HTTPClient.Response {
-        var headers: [(String, String)] = [("Host", endpoint.description), ("Accept", "application/xml, text/xml, */*")]
+        var headers: [(String, String)] = [("Host", endpoint.description)] + defaultHeaders + extra
         if method != "GET" || !body.isEmpty { headers.append(("Content-Length", String(body.count))) }
         try CommandDeadline.checkBeforeSending()
         do {

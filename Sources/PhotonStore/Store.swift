@@ -50,7 +50,7 @@ public struct Store: Sendable {
         let known = file.devices.map(\.nickname).sorted()
         throw PhotonError(
             .notFound, "no paired TV is called '\(Redaction.sanitize(name))'",
-            hint: known.isEmpty ? "pair one first with `photon pair ADDRESS`" : "paired TVs: \(known.joined(separator: ", "))")
+            hint: known.isEmpty ? "pair one first with `photon pair ADDRESS`" : DeviceFile.didYouMean(name, among: known))
     }
 
     // MARK: writing

@@ -149,6 +149,20 @@ import Testing
         #expect(!run.out.contains("SECRET-TOKEN"))
     }
 
+    /// `photon help [COMMAND...]` and `photon version`, as newcomers type them.
+    @Test func helpAndVersionAreCommandsToo() async throws {
+        let overview = await photon("help")
+        #expect(overview.status == 0 && overview.out.contains("volume") && overview.out.contains("sound"), "\(overview.out)")
+        let volume = await photon("help", "volume")
+        #expect(volume.status == 0 && volume.out.contains("Usage: photon volume TV up|down|mute|LEVEL"), "\(volume.out)")
+        #expect(await photon("help", "web", "pair").out.contains("photon web pair"))
+        let unknown = await photon("help", "warp")
+        #expect(unknown.status == 2, "\(unknown.err)")
+        let version = await photon("version")
+        #expect(version.status == 0 && version.out == "photon \(PhotonCommandLine.version)\n")
+        #expect(await photon("version", "--json").out.contains(#""version":"#))
+    }
+
     @Test func demoRunsInATemporaryHome() async throws {
         let home = try TestEnvironment.temporaryDirectory("photon-cli-demo")
         let run = await photon(in: home, ["demo"])

@@ -81,6 +81,22 @@ import Testing
         #expect(!json.standardOutput.contains("127.0.0.1") && !json.standardOutput.contains(token))
     }
 
+    /// An Apple TV has no TLS: its pin is its long-term key, which pair-verify checks on
+    /// every connection, so the certificate step is skipped and doctor passes (it failed
+    /// the step with a TLS timeout before).
+    @Test func aHealthyAppleTVSkipsTheCertificateStepAndPasses() async throws {
+        let emulator = try await EmulatorProcess.start(["appletv", "--port", "0", "--pin", "4826"])
+        defer { emulator.process.terminate() }
+        let home = try await TestEnvironment.home("photon-doctor-appletv")
+        let pair = try await AndroidTVEndToEndTests().finished(
+            home, ["pair", "127.0.0.1:\(emulator.port)", "--brand", "appletv", "--name", "office"], input: "4826\n")
+        #expect(pair.process.terminationStatus == 0, "\(pair.standardError)")
+        let doctor = try await photon(home, ["doctor", "office"])
+        #expect(doctor.process.terminationStatus == 0, "\(doctor.standardOutput)\(doctor.standardError)")
+        #expect(doctor.standardOutput.contains("no TLS certificate") && doctor.standardOutput.contains("long-term key"), "\(doctor.standardOutput)")
+        #expect(!doctor.standardOutput.contains("timed out"), "\(doctor.standardOutput)")
+    }
+
     @Test func theExitCodeIsTheClassOfTheFirstFailedStep() async throws {
         let state = try TestEnvironment.temporaryDirectory("doctor-tv-state")
         var emulator = try await EmulatorProcess.samsung(["--state", state.path])

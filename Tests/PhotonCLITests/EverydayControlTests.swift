@@ -76,6 +76,32 @@ import Testing
         #expect(samsung.events("key").compactMap { $0["key"] as? String } == ["KEY_HDMI2"])
     }
 
+    /// `photon status TV | head -1`: a reader that goes away ends the command quietly, by
+    /// SIGPIPE like any Unix tool (it crashed on the EPIPE about one run in three).
+    @Test func aClosedPipeOnStandardOutputEndsQuietly() async throws {
+        let roku = try await EmulatorProcess.start(["roku", "--port", "0"])
+        defer { roku.process.terminate() }
+        let home = try await TestEnvironment.home("photon-epipe")
+        #expect(try await run(home, ["pair", "127.0.0.1:\(roku.port)", "--brand", "roku", "--name", "den"]).process.terminationStatus == 0)
+        for _ in 0..<3 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try AndroidTVEndToEndTests.binary("photon-cli"))
+            process.arguments = ["status", "den", "--direct", "--home", home.path]
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            process.standardInput = FileHandle.nullDevice
+            // No process holds the reading end: every write to stdout meets EPIPE.
+            try output.fileHandleForReading.close()
+            try process.run()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE, "\(process.terminationStatus) \(stderr)")
+            #expect(!stderr.contains("Fatal error") && !stderr.contains("crashed"), "\(stderr)")
+        }
+    }
+
     @Test func lgShowsToastsAndSwitchesItsPictureOthersRefuse() async throws {
         let lg = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
         defer { lg.process.terminate() }

@@ -102,3 +102,13 @@ import Testing
         #expect(throws: PhotonError.self) { try Macro(steps: [long + "x"]) }
     }
 }
+
+/// "Did you mean …?" for a mistyped TV name (the report's `photon key livng-room home`).
+@Suite struct TVNameSuggestionTests {
+    @Test func aCloseNicknameIsSuggestedAndTheListIsKept() {
+        let hint = DeviceFile.didYouMean("livng-room", among: ["living-room", "den"])
+        #expect(hint == "did you mean 'living-room'? paired TVs: den, living-room")
+        #expect(DeviceFile.didYouMean("garage", among: ["living-room", "den"]) == "paired TVs: den, living-room")
+        #expect(DeviceFile.didYouMean("liv", among: ["living-room", "den"]).hasPrefix("did you mean 'living-room'?"))
+    }
+}

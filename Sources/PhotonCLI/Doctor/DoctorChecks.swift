@@ -175,6 +175,10 @@ struct DoctorChecks {
                 return .fail(6, title, PhotonError.wrap(error))
             }
             guard let pin else { return .skip(6, title, "this TV's protocol has no certificate to pin") }
+            if let adapter = try? context.registry.adapter(id: device.brand), case .protocolKey(let what) = adapter.descriptor.pairing.pinnedKey {
+                // No TLS: the pin is a key the protocol checks itself (step 8 connects with it).
+                return .skip(6, title, "this TV's protocol has no TLS certificate; its pin \(pin) is \(what)")
+            }
             do {
                 let stream = try await NetConnector().openByteStream(
                     to: device.endpoint, security: .tls(TLSClientOptions(trust: .captureForFirstUse)), timeout: timeout)

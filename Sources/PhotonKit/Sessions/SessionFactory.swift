@@ -94,7 +94,7 @@ public struct SessionFactory: Sendable {
                 ? "pair it first: photon pair \(name)"
                 : (file.devices.isEmpty
                     ? "pair one first with `photon pair ADDRESS`"
-                    : "paired TVs: \(file.devices.map(\.nickname).sorted().joined(separator: ", "))"))
+                    : DeviceFile.didYouMean(name, among: file.devices.map(\.nickname))))
     }
 
     /// Opens a session to the stored TV `device`, waiting at most `timeout`.
