@@ -5,7 +5,9 @@
 # its checked-in corpus (Corpus/<target>/), then fuzzes for SECONDS (default 60).
 # New interesting inputs go to .scratch/<target>/ (not the repository); a crash is
 # written there as crash-<sha1> and the script fails. To keep one: move it into
-# FailCases/<target>/ with the fix and a unit test.
+# FailCases/<target>/ with the fix and a unit test. A past input that is merely slow fails
+# the replay too (10 s per input). Options/<target>.max_len raises a target's input size
+# (8192 bytes by default) where its attacks need larger inputs.
 # Environment: FUZZ_RUNS=N stops each target after N executions instead of at SECONDS.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -25,13 +27,14 @@ for t in "${targets[@]}"; do
   mkdir -p ".scratch/$t" "FailCases/$t" "Corpus/$t"
   log=".scratch/$t.log"
   if ls "FailCases/$t/"* >/dev/null 2>&1; then
-    if ! "$bin/$t" "FailCases/$t/"* >".scratch/$t.replay.log" 2>&1; then
+    if ! "$bin/$t" -timeout=10 "FailCases/$t/"* >".scratch/$t.replay.log" 2>&1; then
       echo "REGRESSION in $t: a past crash input crashes again"; tail -n 40 ".scratch/$t.replay.log"; status=1; continue
     fi
   fi
   dict=(); [ -f "Dictionaries/$t.dict" ] && dict=(-dict="Dictionaries/$t.dict")
   limit=(-max_total_time="$seconds"); [ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS")
-  if "$bin/$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 "${dict[@]}" \
+  max_len=8192; [ -f "Options/$t.max_len" ] && max_len=$(cat "Options/$t.max_len")
+  if "$bin/$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 "${dict[@]}" \
       -artifact_prefix=".scratch/$t/" ".scratch/$t" "Corpus/$t" >"$log" 2>&1; then
     result=ok
   else

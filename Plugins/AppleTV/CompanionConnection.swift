@@ -159,10 +159,20 @@ public actor CompanionConnection {
 
     // MARK: receiving
 
+    /// The events the session uses (power and media state); any other event is dropped
+    /// unread.
+    static let allowedEvents: Set<String> = ["SystemStatus", "TVSystemStatus", "_iMC"]
+
     private func received(header: [UInt8], payload: [UInt8]) throws {
+        // Before pair-verify turns encryption on, only pairing frames are read: a device
+        // between Photon and the TV could otherwise insert a plaintext event ("asleep") or
+        // make Photon decode a large OPACK value from anyone who answers at the address.
+        guard cipher != nil || (3...6).contains(header[0]) else { return }
         let frame = try cipher.map { _ in try cipher!.open(header: header, payload: payload) } ?? CompanionFrame(kind: header[0], payload: payload)
         switch frame.kind {
         case 3...6:
+            // Pairing frames belong before encryption; after it they are not Photon's.
+            guard cipher == nil else { return }
             let message = try OPACK.decode(frame.payload)
             deliverAuth(.success(message))
         case 7, 8, 9:
@@ -172,7 +182,7 @@ public actor CompanionConnection {
             case MessageType.response.rawValue?:
                 if let id = message["_x"]?.intValue { deliver(id, .success(message)) }
             case MessageType.event.rawValue?:
-                if let name = message["_i"]?.stringValue { eventSink.yield((name, message["_c"] ?? .null)) }
+                if let name = message["_i"]?.stringValue, Self.allowedEvents.contains(name) { eventSink.yield((name, message["_c"] ?? .null)) }
             default: break
             }
         default: break  // NoOp and frame types Photon does not use

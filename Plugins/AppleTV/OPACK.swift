@@ -78,13 +78,15 @@ extension OPACK {
     /// written as a reference to its first occurrence (indexes count those values only, in
     /// the order they were first written, as a decoder builds its table).
     public var encoded: [UInt8] {
-        var table: [OPACK] = []
+        var table: [OPACKReader.TableKey: Int] = [:]
         var out: [UInt8] = []
         Self.encode(self, into: &out, table: &table)
         return out
     }
 
-    private static func encode(_ value: OPACK, into out: inout [UInt8], table: inout [OPACK]) {
+    /// `table`: each value written so far that a reference may point at, with its index
+    /// (found in constant time, so encoding is linear too).
+    private static func encode(_ value: OPACK, into out: inout [UInt8], table: inout [OPACKReader.TableKey: Int]) {
         switch value {
         case .bool(let b): out.append(b ? 0x01 : 0x02)
         case .null: out.append(0x04)
@@ -101,11 +103,15 @@ extension OPACK {
             }
             if fields.count >= 0xF { out.append(0x03) }
         default:
-            if let index = table.firstIndex(of: value) {
+            guard let key = OPACKReader.TableKey(value) else {
+                out += literal(value)
+                return
+            }
+            if let index = table[key] {
                 out += reference(index)
                 return
             }
-            table.append(value)
+            table[key] = table.count
             out += literal(value)
         }
     }
@@ -173,6 +179,10 @@ struct OPACKReader {
     let maximumDepth: Int
     var position = 0
     var table: [OPACK] = []
+    /// The values in `table`, to find one in constant time: a frame of many distinct
+    /// strings must decode in time linear in its length (round 4, M3: a linear search
+    /// here let one 196 KB frame keep a process busy for a minute).
+    var remembered: Set<TableKey> = []
     /// Values decoded so far (references count too), so a small input cannot expand into
     /// an enormous tree.
     var produced = 0
@@ -243,8 +253,30 @@ struct OPACKReader {
             (value, remember) = (.dictionary(fields), false)
         default: throw Self.bad("unknown tag 0x\(String(tag, radix: 16))")
         }
-        if remember && !table.contains(value) { table.append(value) }
+        if remember, let key = TableKey(value), remembered.insert(key).inserted { table.append(value) }
         return value
+    }
+
+    /// A value the table remembers (the leaves: uuids, integers, doubles, strings, data),
+    /// equal exactly when the values are `==`.
+    enum TableKey: Hashable {
+        case uuid([UInt8])
+        case int(Int64)
+        case double(UInt64)
+        case string(String)
+        case data([UInt8])
+
+        init?(_ value: OPACK) {
+            switch value {
+            case .uuid(let bytes): self = .uuid(bytes)
+            case .int(let n): self = .int(n)
+            // -0 equals 0 and every NaN equals every NaN, as `OPACK.==` says.
+            case .double(let d): self = .double(d.isNaN ? Double.nan.bitPattern : d == 0 ? 0 : d.bitPattern)
+            case .string(let text): self = .string(text)
+            case .data(let bytes): self = .data(bytes)
+            case .bool, .null, .array, .dictionary: return nil
+            }
+        }
     }
 
     func peek() throws -> UInt8 {

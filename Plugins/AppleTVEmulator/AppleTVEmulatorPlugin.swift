@@ -42,7 +42,9 @@ public struct AppleTVEmulatorPlugin: TVEmulator {
 }
 
 extension EmulatedAppleTV.Misbehaviour: CaseIterable {
-    public static let allCases: [EmulatedAppleTV.Misbehaviour] = [.none, .wrongProof, .wrongSignature, .newKey, .garbage, .oversize, .silent]
+    public static let allCases: [EmulatedAppleTV.Misbehaviour] = [
+        .none, .wrongProof, .wrongSignature, .newKey, .garbage, .oversize, .silent, .plaintextEvent,
+    ]
     static var allNames: [String] { allCases.map(\.rawValue) }
 }
 

@@ -26,6 +26,9 @@ public final class EmulatedAppleTV: Sendable {
         case oversize
         /// Never answers requests after verifying.
         case silent
+        /// Puts a plaintext "asleep" event before its answer to pair-verify, as a device
+        /// relaying the connection could.
+        case plaintextEvent = "plaintext-event"
     }
 
     public struct Configuration: Sendable {
@@ -201,7 +204,14 @@ public final class EmulatedAppleTV: Sendable {
 
     private func handle(_ frame: CompanionFrame, session: Session) async throws -> [CompanionFrame] {
         switch frame.kind {
-        case 3...6: return [try pairing(frame, session: session)]
+        case 3...6:
+            let answer = try pairing(frame, session: session)
+            guard configuration.misbehaviour == .plaintextEvent, frame.kind == 5 else { return [answer] }
+            let asleep = OPACK.object([
+                ("_i", .string("SystemStatus")), ("_t", .int(CompanionConnection.MessageType.event.rawValue)), ("_c", .object([("state", .int(1))])),
+            ])
+            emit(EmulatorEvent("plaintext_event"))
+            return [CompanionFrame(.unencryptedOPACK, asleep.encoded), answer]
         case 7, 8, 9:
             guard session.cipher != nil else { throw PhotonError(.protocolViolation, "an OPACK message before verification") }
             guard !frame.payload.isEmpty else { return [] }

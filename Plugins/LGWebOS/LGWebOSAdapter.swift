@@ -112,19 +112,36 @@ public struct LGWebOSAdapter: TVAdapter {
         return try await LGHandshake.greet(stream, timeout: context.timeout, log: context.log)
     }
 
-    /// `lg-` and the last 12 letters and digits of the TV's UUID: what hello and SSDP
-    /// both report, stable across addresses.
-    /// The paired TV, by the UUID its hello reports (when it reports one), or
-    /// `pinMismatch` (exit 5) before the client key leaves.
+    /// The paired TV, by the UUID its hello reports, or `pinMismatch` (exit 5) before the
+    /// client key leaves. When the paired id came from the TV's UUID, the hello must carry
+    /// that UUID: a hello without one, or with one that gives no id, fails closed (a TV
+    /// with the shared certificate could otherwise leave it out). A TV paired without a
+    /// UUID (by its MAC or address) has nothing to compare.
     static func requireIdentity(of hello: LGHello, is device: DeviceRecord) throws {
-        guard let uuid = hello.deviceUUID, let id = deviceID(uuid: uuid), id != device.id else { return }
+        let reported = hello.deviceUUID.flatMap(deviceID(uuid:))
+        if reported == device.id { return }
+        if reported == nil, !pairedByUUID(device) { return }
         throw PhotonError(
             .pinMismatch,
-            "another LG TV answers at \(device.endpoint) (it reports \(id), not \(Redaction.sanitize(device.id)) paired as \(Redaction.sanitize(device.nickname))); its client key was not sent",
+            "another LG TV answers at \(device.endpoint) (it reports \(reported ?? "no device id"), not \(Redaction.sanitize(device.id)) paired as \(Redaction.sanitize(device.nickname))); its client key was not sent",
             hint:
                 "LG TVs can share one certificate, so Photon checks the TV's id too; if the TV was replaced, pair again: photon pair \(device.host) --brand lg --replace"
         )
     }
+
+    /// Whether the paired id is the TV's UUID's (hex digits that are none of its MACs), not
+    /// its MAC's or its address's.
+    static func pairedByUUID(_ device: DeviceRecord) -> Bool {
+        guard device.id.hasPrefix("lg-") else { return false }
+        let part = device.id.dropFirst(3)
+        guard part.count >= 6, part.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit }) else { return false }
+        let macs = ([device.mac] + (device.otherMACs ?? []).map { Optional($0) }).compactMap { $0 }
+            .map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
+        return !macs.contains(String(part))
+    }
+
+    /// `lg-` and the last 12 letters and digits of the TV's UUID: what hello and SSDP
+    /// both report, stable across addresses.
 
     static func deviceID(uuid: String) -> String? {
         let compact = String(uuid.lowercased().unicodeScalars.filter { $0.isASCII && $0.properties.isASCIIHexDigit }.suffix(12).map(Character.init))

@@ -113,6 +113,26 @@ import Testing
         #expect(error?.hint?.contains("pair") == true)
     }
 
+    /// Round 4, M6: a plaintext event put before pair-verify's answer (a relay's "asleep")
+    /// is never read: before encryption only pairing frames are, after it only the events
+    /// the session uses.
+    @Test func aPlaintextEventBeforeVerifyIsNeverRead() async throws {
+        let (tv, events) = try start { $0.misbehaviour = .plaintextEvent }
+        defer { Task { await tv.stop() } }
+        let credentials = try await pair(tv, events)
+        let connection = try await connect(tv)
+        let received = Task {
+            var names: [String] = []
+            for await event in connection.events { names.append(event.name) }
+            return names
+        }
+        try await CompanionPairing.verify(on: connection, credentials: credentials, timeout: .seconds(5))
+        _ = try await connection.request("_systemInfo", timeout: .seconds(5))
+        await connection.close()
+        #expect(events.withLock { $0.contains { $0.name == "plaintext_event" } }, "the emulator sent no plaintext event")
+        #expect(!(await received.value).contains("SystemStatus"))
+    }
+
     @Test(arguments: [EmulatedAppleTV.Misbehaviour.garbage, .oversize, .silent])
     func aMisbehavingTVEndsInAClearErrorWithinTheTimeout(_ misbehaviour: EmulatedAppleTV.Misbehaviour) async throws {
         // The misbehaviour starts once the connection is verified.

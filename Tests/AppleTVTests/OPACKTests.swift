@@ -41,6 +41,37 @@ import Testing
         ("pairing", .object([("_pd", .data([0, 1, 0, 6, 1, 1])), ("_pwTy", .int(1))]), "e2435f706476000100060101455f7077547909"),
     ]
 
+    /// Round 4, M3: one 196,614-byte frame of 49,153 distinct strings (the fuzz replay's
+    /// `slow-opack-distinct-strings-196k`) decodes into those strings, with each later
+    /// reference finding its value, and encodes back; the table is a hash set now, so this
+    /// is linear (it kept a release build busy 55 s when every value searched the table).
+    @Test func aLargeFrameOfDistinctStringsDecodesAndEncodesBack() throws {
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+        var bytes: [UInt8] = [0xDF]
+        var strings: [String] = []
+        outer: for a in letters {
+            for b in letters {
+                for c in letters {
+                    bytes += [0x43, a, b, c]
+                    strings.append(String(decoding: [a, b, c], as: UTF8.self))
+                    if bytes.count >= 196_610 { break outer }
+                }
+            }
+        }
+        bytes.append(0x03)
+        #expect(bytes.count == 196_614)
+        let value = try OPACK.decode(bytes)
+        guard case .array(let items) = value else {
+            Issue.record("not an array")
+            return
+        }
+        #expect(items.count == strings.count && items.last == .string(strings.last!))
+        // A string, then a reference to it: the first value of the table.
+        let tail = try OPACK.decode([0xD2, 0x43, 0x61, 0x62, 0x63, 0xA0])
+        #expect(tail == .array([.string("abc"), .string("abc")]))
+        #expect(try OPACK.decode(value.encoded) == value)
+    }
+
     @Test func encodesAsPyatvDoesAndDecodesBack() throws {
         for (name, value, expected) in Self.samples {
             #expect(Hex.encode(value.encoded) == expected, "\(name)")

@@ -117,7 +117,8 @@ import Testing
         let server = Task {
             let stream = try await listener.accept()
             _ = try await Self.readRequest(stream)
-            try await stream.write(Array("HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n".utf8) + [UInt8](repeating: 0x41, count: 5000), timeout: .seconds(5))
+            try await stream.write(
+                Array("HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n".utf8) + [UInt8](repeating: 0x41, count: 5000), timeout: .seconds(5))
         }
         defer { server.cancel() }
         let client = HTTPKeepAliveClient(

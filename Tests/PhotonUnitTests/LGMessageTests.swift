@@ -5,6 +5,31 @@ import Testing
 
 /// The SSAP codec byte by byte, and with what a hostile or broken TV can send.
 @Suite struct LGMessageTests {
+    /// Round 4, M4: a TV paired by its UUID must report that UUID before the client key
+    /// leaves; a hello without one (or with one that gives no id) fails closed.
+    @Test func aHelloWithoutThePairedUUIDGetsNoClientKey() throws {
+        let byUUID = DeviceRecord(
+            id: "lg-1f2e3d4c5b6a", nickname: "den", brand: "lg", host: "127.0.0.1", port: 3001, mac: "02:00:00:4C:47:01")
+        func hello(_ json: String) throws -> LGHello { LGHello(payload: try JSONValue.parse(json)) }
+        #expect(throws: Never.self) {
+            try LGWebOSAdapter.requireIdentity(of: try hello(#"{"deviceUUID":"6c3f2a1e-9b7d-4e15-a0c4-1f2e3d4c5b6a"}"#), is: byUUID)
+        }
+        for bad in [#"{}"#, #"{"deviceUUID":"zz"}"#, #"{"deviceUUID":""}"#, #"{"deviceUUID":"6c3f2a1e-9b7d-4e15-a0c4-aaaaaaaaaaaa"}"#] {
+            do {
+                try LGWebOSAdapter.requireIdentity(of: try hello(bad), is: byUUID)
+                Issue.record("\(bad) would get the client key")
+            } catch let error as PhotonError {
+                #expect(error.code == .pinMismatch, "\(bad): \(error)")
+            }
+        }
+        // Paired by its MAC (its hello had no UUID then): nothing to compare.
+        let byMAC = DeviceRecord(id: "lg-0200004c4701", nickname: "old", brand: "lg", host: "127.0.0.1", port: 3000, mac: "02:00:00:4C:47:01")
+        #expect(throws: Never.self) { try LGWebOSAdapter.requireIdentity(of: try hello("{}"), is: byMAC) }
+        #expect(!LGWebOSAdapter.pairedByUUID(byMAC) && LGWebOSAdapter.pairedByUUID(byUUID))
+        let byAddress = DeviceRecord(id: "lg-192-168-1-20", nickname: "x", brand: "lg", host: "192.168.1.20", port: 3000)
+        #expect(!LGWebOSAdapter.pairedByUUID(byAddress))
+    }
+
     @Test func soundOutputsMapBothWaysAndHostileOnesAreDropped() throws {
         #expect(LGSoundOutputs.id(for: "arc") == "external_arc")
         #expect(LGSoundOutputs.id(for: "Speaker") == "tv_speaker")
