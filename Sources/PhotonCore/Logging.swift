@@ -26,35 +26,60 @@ public struct PhotonLog: Sendable {
 
 /// Redaction and sanitising of text that may hold secrets or that came from the network.
 public enum Redaction {
-    /// Redacts the values of secret-looking query parameters and JSON fields
-    /// (`token`, `key`, `secret`, `password`, `pin`) in a log line.
+    /// Redacts the values of secret-looking query parameters, cookies and JSON fields
+    /// (`token`, `key`, `secret`, `password`, `pin`, pairing `code`s, the web door's
+    /// `photon_token` cookie), string or number, and `Bearer` credentials, in a log line.
     public static func redact(_ text: String) -> String {
-        var out = text
-        for name in ["token", "key", "client-key", "secret", "password", "pin", "auth"] {
+        var out = redactBearer(in: text)
+        for name in ["token", "key", "client-key", "secret", "password", "pin", "auth", "photon_token"] {
             out = redactQueryParameter(name, in: out)
             out = redactJSONField(name, in: out)
         }
-        return out
+        // A `code` is a secret only when it looks like a pairing code (4 to 8 letters and
+        // digits with a digit among them): error codes (`"code":"usage"`) stay readable.
+        out = redactQueryParameter("code", in: out, only: isPairingCode)
+        return redactJSONField("code", in: out, only: isPairingCode)
     }
 
-    static func redactQueryParameter(_ name: String, in text: String) -> String {
+    static func isPairingCode(_ value: Substring) -> Bool {
+        (4...8).contains(value.count) && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } && value.contains { $0.isNumber }
+    }
+
+    /// `Bearer TOKEN` (an Authorization header) → `Bearer [REDACTED]`.
+    static func redactBearer(in text: String) -> String {
         var result = ""
         var rest = Substring(text)
-        let marker = name + "="
-        while let range = rest.range(of: marker, options: .caseInsensitive) {
-            let before = rest[..<range.lowerBound]
-            let boundaryOK = before.last.map { $0 == "?" || $0 == "&" || $0 == " " } ?? true
+        while let range = rest.range(of: "bearer ", options: .caseInsensitive) {
             result += rest[..<range.upperBound]
             rest = rest[range.upperBound...]
-            guard boundaryOK else { continue }
-            let end = rest.firstIndex(where: { $0 == "&" || $0 == " " || $0 == "\"" || $0 == "\n" }) ?? rest.endIndex
+            let end = rest.firstIndex(where: { $0 == " " || $0 == "\"" || $0 == "\n" || $0 == "," || $0 == ")" }) ?? rest.endIndex
             if end != rest.startIndex { result += "[REDACTED]" }
             rest = rest[end...]
         }
         return result + rest
     }
 
-    static func redactJSONField(_ name: String, in text: String) -> String {
+    static func redactQueryParameter(_ name: String, in text: String, only isSecret: (Substring) -> Bool = { _ in true }) -> String {
+        var result = ""
+        var rest = Substring(text)
+        let marker = name + "="
+        while let range = rest.range(of: marker, options: .caseInsensitive) {
+            let before = rest[..<range.lowerBound]
+            // After the start of a query, a parameter, a space, a parenthesis or another
+            // cookie (`; photon_token=`).
+            let boundaryOK = before.last.map { "?& (;,\"'\t".contains($0) } ?? true
+            result += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            guard boundaryOK else { continue }
+            let end = rest.firstIndex(where: { "& \";,)\n\t".contains($0) }) ?? rest.endIndex
+            guard end != rest.startIndex, isSecret(rest[..<end]) else { continue }
+            result += "[REDACTED]"
+            rest = rest[end...]
+        }
+        return result + rest
+    }
+
+    static func redactJSONField(_ name: String, in text: String, only isSecret: (Substring) -> Bool = { _ in true }) -> String {
         var result = ""
         var rest = Substring(text)
         let marker = "\"" + name + "\""
@@ -64,6 +89,15 @@ public enum Redaction {
             var probe = rest.drop(while: { $0 == " " })
             guard probe.first == ":" else { continue }
             probe = probe.dropFirst().drop(while: { $0 == " " })
+            // A number (a numeric PIN or code) is redacted whole.
+            if let first = probe.first, first.isNumber || first == "-" {
+                let end = probe.dropFirst().firstIndex(where: { !($0.isNumber || $0 == ".") }) ?? probe.endIndex
+                guard isSecret(probe[..<end]) else { continue }
+                result += rest[..<probe.startIndex]
+                result += "[REDACTED]"
+                rest = probe[end...]
+                continue
+            }
             guard probe.first == "\"" else { continue }
             let valueStart = probe.index(after: probe.startIndex)
             var i = valueStart
@@ -74,6 +108,7 @@ public enum Redaction {
                 }
                 i = probe.index(after: i)
             }
+            guard isSecret(probe[valueStart..<i]) else { continue }
             result += rest[..<valueStart]
             result += "[REDACTED]"
             rest = probe[i...]

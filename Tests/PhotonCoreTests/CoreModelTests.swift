@@ -103,6 +103,12 @@ import Testing
         #expect(redacted.contains("name=UGhvdG9u"))
         #expect(redacted.contains("token=[REDACTED]"))
         #expect(Redaction.redact("no secrets here") == "no secrets here")
+        // Round 4, L8: the web door's cookie, Bearer headers, numeric PINs, pairing codes,
+        // and a token after a parenthesis; error codes stay readable.
+        let more = #"Cookie: a=1; photon_token=SECRET1 Authorization: Bearer SECRET2 {"pin":4826,"code":"C2AC4F"} (token=SECRET3) code=483920"#
+        let masked = Redaction.redact(more)
+        for secret in ["SECRET1", "SECRET2", "4826", "C2AC4F", "SECRET3", "483920"] { #expect(!masked.contains(secret), "\(secret) in \(masked)") }
+        #expect(Redaction.redact(#"{"code":"usage","message":"bad"}"#) == #"{"code":"usage","message":"bad"}"#)
         // "monkey=1" is not the "key" parameter.
         #expect(Redaction.redact("?monkey=1").contains("monkey=1"))
     }
