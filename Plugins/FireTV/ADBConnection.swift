@@ -111,7 +111,7 @@ final class ADBConnection: Sendable {
                 guard try await offerKey(ADBPublicKey.fingerprint(offered)) else {
                     throw PhotonError(
                         .authenticationRefused,
-                        "the device no longer accepts this installation's key (its debugging authorisations were revoked, or Photon's identity was regenerated)",
+                        "the device no longer accepts Photon's ADB key for it (its debugging authorisations were revoked)",
                         hint: "pair again and allow debugging on the TV: photon pair HOST --brand firetv")
                 }
                 try await stream.write(ADBMessage(.auth, ADBMessage.AuthType.publicKey.rawValue, 0, offered).encoded(), timeout: timeout)
@@ -121,7 +121,7 @@ final class ADBConnection: Sendable {
                     answer = try await receive(acceptTimeout, "waiting for \"Allow debugging\" to be accepted on the TV")
                 } catch let error as PhotonError where error.code == .connectionClosed {
                     throw PhotonError(
-                        .pairingRefused, "the device declined this installation's key and closed the connection",
+                        .pairingRefused, "the device declined Photon's ADB key and closed the connection",
                         hint: "run photon pair again and choose Allow on the TV (tick \"Always allow from this computer\")")
                 } catch let error as PhotonError where error.code == .timeout {
                     throw PhotonError(
@@ -130,7 +130,7 @@ final class ADBConnection: Sendable {
                         hint: "run photon pair again and choose Allow on the TV's \"Allow USB debugging?\" prompt")
                 }
                 guard answer.command == .connect else {
-                    throw PhotonError(.pairingRefused, "the device did not accept this installation's key (it answered \(answer.command))")
+                    throw PhotonError(.pairingRefused, "the device did not accept Photon's ADB key (it answered \(answer.command))")
                 }
                 decoder.checksRequired = answer.arg0 < ADBMessage.versionSkipChecksum
                 let payloadLimit = max(4096, min(Int(answer.arg1), ADBMessage.maximumPayload))

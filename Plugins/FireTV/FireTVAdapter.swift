@@ -40,7 +40,7 @@ public struct FireTVAdapter: TVAdapter {
     public static let descriptor = AdapterDescriptor(
         id: Self.brandID, displayName: "Fire TV and Android devices (ADB)",
         discovery: .init(serviceTypes: ["_adb._tcp", "_adb-tls-connect._tcp"]),
-        ports: .init(main: "adb", Self.adbPort), pairing: .init(style: .acceptOnTV, usesClientIdentity: true),
+        ports: .init(main: "adb", Self.adbPort), pairing: .init(style: .acceptOnTV, secretNames: [Self.adbKeySecret]),
         capabilities: Self.maximumCapabilities, keyTable: AndroidKeyCodes.keyTable,
         help: .init(
             pairing:
@@ -109,7 +109,12 @@ public struct FireTVAdapter: TVAdapter {
     }
 
     public func openSession(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws -> any RemoteSession {
-        let (connection, _) = try await Self.connect(device.endpoint, context: context)
+        let connection: ADBConnection
+        if let pem = secrets.values[Self.adbKeySecret] {
+            (connection, _) = try await Self.connect(device.endpoint, key: try RSAKey(pem: pem), context: context)
+        } else {
+            connection = try await Self.migrate(device, secrets: secrets, context: context)
+        }
         do {
             let identity = try await Self.identity(of: connection, context: context)
             guard "firetv-" + identity.serial.lowercased() == device.id else {
@@ -126,13 +131,37 @@ public struct FireTVAdapter: TVAdapter {
         }
     }
 
-    /// Connects and authenticates with this installation's key; with `offerKey`, a device
-    /// that does not know the key is offered it.
+    /// The secret that holds this pairing's ADB key (PEM). ADB signs whatever token the
+    /// device sends, so the key is ADB's alone, never this installation's TLS identity
+    /// (which other brands trust as Photon's client certificate): a device at a Fire TV's
+    /// address could otherwise have a TLS 1.2 handshake signed (round 4, M2).
+    public static let adbKeySecret = "adb_key"
+
+    /// A pairing from before ADB had a key of its own: a new key is made and stored, and
+    /// offered to the device, which asks "Allow USB debugging?" once more (consent to ADB
+    /// was given at pairing). The old authorisation, for the TLS identity, is not used again.
+    static func migrate(_ device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws -> ADBConnection {
+        let key = try RSAKey.generate()
+        var updated = secrets
+        updated.values[adbKeySecret] = try key.privateKeyPEM()
+        try await context.secretsChanged(secrets, updated)
+        context.log.debug("firetv: \(device.nickname) now gets an ADB key of its own; the device asks \"Allow USB debugging?\" once")
+        do {
+            return try await connect(device.endpoint, key: key, context: context, offerKey: { _ in true }, acceptTimeout: .seconds(60)).0
+        } catch let error as PhotonError where error.code == .timeout || error.code == .authenticationRefused || error.code == .pairingRefused {
+            throw PhotonError(
+                error.code,
+                "\(device.nickname) did not allow Photon's new ADB key: Photon now uses a key of its own for ADB, so the device asks \"Allow USB debugging?\" once more",
+                hint: "choose Allow on the TV (tick \"Always allow from this computer\") and run the command again")
+        }
+    }
+
+    /// Connects and authenticates with `key`; with `offerKey`, a device that does not know
+    /// the key is offered it.
     static func connect(
-        _ endpoint: Endpoint, context: AdapterContext, offerKey: (@Sendable (String) async throws -> Bool)? = nil,
+        _ endpoint: Endpoint, key: RSAKey, context: AdapterContext, offerKey: (@Sendable (String) async throws -> Bool)? = nil,
         acceptTimeout: Duration = .seconds(60)
     ) async throws -> (ADBConnection, ADBConnection.Authentication) {
-        let key = try RSAKey(pem: context.clientIdentity.privateKeyPEM)
         let stream = try await context.connector.openByteStream(to: endpoint, security: .plain, timeout: context.timeout)
         do {
             return try await ADBConnection.open(
@@ -170,8 +199,8 @@ public struct FireTVAdapter: TVAdapter {
     }
 }
 
-/// Pairing: consent to an unencrypted protocol, then the key allowed on the TV, then the
-/// device's identity stored. Nothing secret is kept: the key is this installation's own.
+/// Pairing: consent to an unencrypted protocol, then a new ADB key of this pairing's own
+/// allowed on the TV, then the device's identity and the key (a secret) stored.
 struct FireTVPairing: PairingFlow {
     let endpoint: Endpoint
     let context: AdapterContext
@@ -185,8 +214,9 @@ struct FireTVPairing: PairingFlow {
                 .untrustedCertificate, "not pairing over an unencrypted connection without consent; nothing was sent",
                 hint: "run again and answer y, or pass --allow-unencrypted (anyone on the network can then read what is sent)")
         }
+        let key = try RSAKey.generate()
         let (connection, _) = try await FireTVAdapter.connect(
-            endpoint, context: context,
+            endpoint, key: key, context: context,
             offerKey: { fingerprint in
                 _ = try await responder.answer(
                     .confirmOnTV(
@@ -204,6 +234,6 @@ struct FireTVPairing: PairingFlow {
                 id: id, nickname: id, brand: FireTVAdapter.brandID, host: endpoint.host, port: endpoint.port, ports: ["adb": endpoint.port],
                 name: name.isEmpty ? "Android device" : name, model: identity.model, mac: nil,
                 capabilities: FireTVAdapter.maximumCapabilities.sortedNames),
-            secrets: DeviceSecrets())
+            secrets: DeviceSecrets(values: [FireTVAdapter.adbKeySecret: try key.privateKeyPEM()]))
     }
 }

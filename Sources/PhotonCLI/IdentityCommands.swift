@@ -68,7 +68,7 @@ enum IdentityCommands {
         }
         if !affected.isEmpty {
             context.note(
-                "note: pair these TVs again (they know this installation by its key: its certificate, or over ADB its ADB key): "
+                "note: pair these TVs again (they know this installation by its certificate): "
                     + affected.map(\.nickname).joined(separator: ", "))
         }
         return 0

@@ -1,6 +1,7 @@
 import FireTV
 import FireTVEmulator
 import PhotonCore
+import PhotonCrypto
 import PhotonEmulatorSupport
 import PhotonNet
 import PhotonTestSupport
@@ -18,6 +19,39 @@ import Testing
             if case .allowUnencrypted = challenge { return .trust(true) }
             return .wait
         }
+    }
+
+    /// Round 4, M2: ADB signs whatever token the device sends, so it signs with a key of
+    /// its own (a secret of the pairing), never the TLS identity other brands trust. A
+    /// pairing from before gets a new key, stored, and one more "Allow USB debugging?".
+    @Test func adbSignsWithAKeyOfItsOwnAndAnOldPairingMigratesOnce() async throws {
+        var configuration = EmulatedFireTV.Configuration()
+        configuration.port = 0
+        let prompts = Locked<[String]>([])
+        let tv = try EmulatedFireTV.start(configuration) { event in
+            if event.name == "allow_prompt", let fingerprint = event["fingerprint"]?.string { prompts.withLock { $0.append(fingerprint) } }
+        }
+        defer { Task { await tv.stop() } }
+        let context = try context()
+        func fingerprint(_ pem: String) throws -> String { ADBPublicKey.fingerprint(try ADBPublicKey.encode(try RSAKey(pem: pem), comment: "x")) }
+        let identity = try fingerprint(context.clientIdentity.privateKeyPEM)
+        let paired = try await FireTVAdapter().pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: .init(), context: context)
+            .run(responder: Consenting())
+        let adbKey = try fingerprint(try #require(paired.secrets.values[FireTVAdapter.adbKeySecret]))
+        #expect(adbKey != identity)
+        #expect(prompts.withLock { $0 } == [adbKey])
+        // Sessions sign with it: no new prompt.
+        let session = try await FireTVAdapter(pollInterval: .zero).openSession(device: paired.device, secrets: paired.secrets, context: context)
+        await session.close()
+        #expect(prompts.withLock { $0 }.count == 1)
+        // A pairing from before ADB had its own key: a new one, stored, allowed once.
+        let stored = Locked<DeviceSecrets?>(nil)
+        var migrating = context
+        migrating.secretsChanged = { _, updated in stored.withLock { $0 = updated } }
+        let migrated = try await FireTVAdapter(pollInterval: .zero).openSession(device: paired.device, secrets: DeviceSecrets(), context: migrating)
+        await migrated.close()
+        let newKey = try fingerprint(try #require(stored.withLock { $0 }?.values[FireTVAdapter.adbKeySecret]))
+        #expect(prompts.withLock { $0 } == [adbKey, newKey] && newKey != identity)
     }
 
     @Test func anUnansweredPromptEndsInATimeoutThatSaysWhatToDo() async throws {
