@@ -225,8 +225,14 @@ public struct Store: Sendable {
 /// Rules for the names users give TVs.
 public enum DeviceNaming {
     public static func validateNickname(_ name: String) throws {
+        // No control characters (C0, DEL, C1) and no bidirectional controls, which would
+        // make a name print as another (round 4, L7: web client names chosen by a device).
         guard !name.isEmpty, name.count <= 64,
-            name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }),
+            name.unicodeScalars.allSatisfy({ scalar in
+                let v = scalar.value
+                return v >= 0x20 && v != 0x7F && !(0x80..<0xA0).contains(v) && v != 0x200E && v != 0x200F && !(0x202A...0x202E).contains(v)
+                    && !(0x2066...0x2069).contains(v) && v != 0x061C
+            }),
             name.first?.isWhitespace == false, name.last?.isWhitespace == false
         else {
             throw PhotonError(

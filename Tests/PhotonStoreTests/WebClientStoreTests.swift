@@ -29,6 +29,22 @@ import Testing
         #expect(try await store.redeemWebPairing(code: code, deviceName: "again") == .noPairingOpen)
     }
 
+    /// Round 4, L7: a name a device chooses with bidirectional or C1 controls (which would
+    /// print as another name in `photon web clients`) is not taken; it pairs as "device".
+    @Test func aDeviceNameWithBidiOrC1ControlsIsNotTaken() async throws {
+        let store = try store()
+        for hostile in ["admin\u{202E}enohp", "phone\u{2066}x", "tab\u{85}let", "a\u{200F}b"] {
+            let code = try await store.startWebPairing(name: nil)
+            guard case .paired(let name, _) = try await store.redeemWebPairing(code: code, deviceName: hostile) else {
+                Issue.record("did not pair")
+                return
+            }
+            #expect(name.hasPrefix("device"), "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        await #expect(throws: PhotonError.self) { _ = try await store.startWebPairing(name: "kitchen\u{202E}") }
+        #expect(throws: PhotonError.self) { try DeviceNaming.validateNickname("den\u{9B}2J") }
+    }
+
     @Test func fiveWrongCodesLockPairingUntilANewCode() async throws {
         let store = try store()
         let code = try await store.startWebPairing(name: "kitchen")
