@@ -185,6 +185,25 @@ import Testing
         #expect(await packets(within: .milliseconds(300)) == 0, "a repeated wake sent a packet")
     }
 
+    /// Round 4, L1: the door sets the source. A page (cookie) is `web` and a script (bearer
+    /// token) `api-client`; naming another is refused and sends nothing, so a page cannot
+    /// escape the bounded-hold rule by calling itself a script.
+    @Test func theDoorSetsTheSourceNotTheClient() async throws {
+        let tv = try await Fixture()
+        defer { Task { await tv.stop() } }
+        let token = try await tv.pairClient()
+        let page: [(String, String)] = [("Cookie", "photon_token=\(token)"), ("Origin", tv.origin)]
+        let escaped = try await tv.request(
+            "POST", "/api/v1/tvs/tv/commands", headers: page, json: #"{"key":"select","action":"hold-start","source":"api-client"}"#)
+        #expect(escaped.status == 400 && escaped.body.contains("set by the door"), "\(escaped.body)")
+        let named = try await tv.request("POST", "/api/v1/tvs/tv/commands", json: #"{"key":"up","source":"web"}"#, token: token)
+        #expect(named.status == 400, "\(named.body)")
+        #expect(tv.keys().isEmpty, "\(tv.keys())")
+        #expect(try await tv.request("POST", "/api/v1/tvs/tv/commands", json: #"{"key":"up","source":"api-client"}"#, token: token).status == 200)
+        #expect(try await tv.request("POST", "/api/v1/tvs/tv/commands", headers: page, json: #"{"key":"down","source":"web"}"#).status == 200)
+        #expect(tv.keys() == ["Up", "Down"])
+    }
+
     @Test func thePairingAnswerSetsAStrictCookieAndThePageWorksWithIt() async throws {
         let tv = try await Fixture()
         defer { Task { await tv.stop() } }

@@ -131,10 +131,15 @@ final class WebAPI: Sendable {
                 throw HTTPRefusal(415, "bad-request", "request bodies are JSON", hint: "send Content-Type: application/json")
             }
         }
-        return try await dispatch(request, rest, client: client, stream: stream)
+        // The door sets the source, never the client: a page (its cookie) is `web`, a script
+        // (its bearer token) `api-client`; only a gesture session's commands are `gesture`.
+        let source: CommandSource = presented.isBearer ? .apiClient : .web
+        return try await dispatch(request, rest, client: client, source: source, stream: stream)
     }
 
-    private func dispatch(_ request: DoorRequest, _ rest: [String], client: String, stream: any ByteStream) async throws -> HTTPAnswer {
+    private func dispatch(_ request: DoorRequest, _ rest: [String], client: String, source: CommandSource, stream: any ByteStream) async throws
+        -> HTTPAnswer
+    {
         switch (request.method, rest.count, rest.first) {
         case ("GET", 1, "whoami"): return .json(200, .object([("name", .string(client))]))
         case ("GET", 1, "events"):
@@ -158,7 +163,7 @@ final class WebAPI: Sendable {
         case ("GET", let list) where TVListKind(rawValue: list) != nil:
             let kind = TVListKind(rawValue: list)!
             return .json(200, .object([(kind.rawValue, .array(try await operations.items(kind, of: tv)))]))
-        case ("POST", "commands"): return try await command(request, tv: tv, client: client)
+        case ("POST", "commands"): return try await command(request, tv: tv, client: client, source: source)
         case ("POST", "run"): return try await runMacro(request, tv: tv)
         case ("POST", "wake"):
             let body = try Self.body(request)
@@ -206,13 +211,18 @@ final class WebAPI: Sendable {
 
     /// `POST /tvs/{tv}/commands`: the socket API's command fields, in the body itself or
     /// under `command`; in a session (`sessionId`, `seq`) or alone.
-    private func command(_ request: DoorRequest, tv: String, client: String) async throws -> HTTPAnswer {
+    private func command(_ request: DoorRequest, tv: String, client: String, source doorSource: CommandSource) async throws -> HTTPAnswer {
         let body = try Self.body(request)
         let command = try ServiceProtocol.command(from: body["command"] ?? body)
-        let sourceName = body["source"]?.stringValue ?? CommandSource.web.rawValue
-        guard let source = CommandSource(rawValue: sourceName), source == .web || source == .gesture || source == .apiClient else {
-            throw HTTPRefusal(400, "bad-request", "\"source\" is web, gesture or api-client")
+        // A client may name the source the door gives it, or `gesture` (which only an armed
+        // gesture session takes); never another (round 4, L1: a page that said `api-client`
+        // escaped the bounded-hold rule).
+        let sourceName = body["source"]?.stringValue ?? doorSource.rawValue
+        guard sourceName == doorSource.rawValue || sourceName == CommandSource.gesture.rawValue else {
+            throw HTTPRefusal(
+                400, "bad-request", "\"source\" is set by the door: \(doorSource.rawValue) for this client (or gesture in a gesture session)")
         }
+        let source: CommandSource = sourceName == CommandSource.gesture.rawValue ? .gesture : doorSource
         guard let sessionText = body["sessionId"]?.stringValue else {
             if source == .gesture { throw Self.refusal(for: .gestureNotArmed) }
             let outcome = try await operations.submitOneShot(command, to: tv, envelope: try EnvelopeFields(body), source: source)
