@@ -97,11 +97,14 @@ enum ServeCommand {
             }
         }
         let stop = Promise<Int32>()
-        let fatal = Locked<PhotonError?>(nil)
         if let mqtt {
+            // A site another daemon holds (or that retained messages on the broker claim)
+            // turns the bridge off, never the daemon: anyone who can publish to the broker
+            // could otherwise stop it (round 4, L10).
             try await server.startMQTT(mqtt, version: PhotonCommandLine.version) { error in
-                fatal.withLock { $0 = error }
-                stop.succeed(0)
+                context.terminal.writeError(
+                    "photon: error: \(error.message); the MQTT bridge is off, the daemon goes on\n" + (error.hint.map { "  hint: \($0)\n" } ?? ""))
+                Task { await server.stopMQTT() }
             }
         }
         let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
@@ -138,11 +141,6 @@ enum ServeCommand {
             Task { try? await server.preconnect() }
         }
         let number = try await stop.value()
-        if let error = fatal.withLock({ $0 }) {
-            await server.stop()
-            await accepting.value
-            throw error
-        }
         log.notice("stopping (\(number == SIGINT ? "SIGINT" : "SIGTERM"))")
         await server.stop()
         await accepting.value

@@ -58,7 +58,7 @@ extension MQTTBridge {
             let error = PhotonError(
                 .usage, "another photon serve (on \(holder)) already serves MQTT site '\(topics.site)'",
                 hint: "give this one its own site: --mqtt-site NAME (the default is the host name, the same on both)")
-            log.notice("MQTT: \(error.message); stopping")
+            log.notice("MQTT: \(error.message); the bridge stops")
             claimRefused = true
             onFatal(error)
             return

@@ -91,6 +91,20 @@ public final class ServiceServer: Sendable {
         state.withLock { $0.reloadHooks.append { await bridge.syncTVs() } }
     }
 
+    /// Stops the MQTT bridge alone (its site is another daemon's): the socket API, the HTTP
+    /// door and the TVs' sessions go on.
+    public func stopMQTT() async {
+        let (bridge, task) = state.withLock { s -> (MQTTBridge?, Task<Void, Never>?) in
+            defer {
+                s.bridge = nil
+                s.bridgeTask = nil
+            }
+            return (s.bridge, s.bridgeTask)
+        }
+        await bridge?.stop()
+        await task?.value
+    }
+
     /// Opens the HTTP door (`--http`): API v1 and the web remote, through this daemon's
     /// router and sessions.
     @discardableResult

@@ -53,9 +53,11 @@ extension MQTTBridgeTests {
     }
 
     /// Two daemons with the same site name (the default is the host name: two boxes both
-    /// called `raspberrypi`) would share availability and last will: the second refuses,
-    /// with the fix. The same daemon restarted after a crash finds itself the owner.
-    @Test func aSecondDaemonForTheSameSiteRefusesToStart() async throws {
+    /// called `raspberrypi`) would share availability and last will: the second turns its
+    /// bridge off, with the fix, and goes on serving its socket (round 4, L10: retained
+    /// messages anyone can publish must not stop a daemon). The same daemon restarted after
+    /// a crash finds itself the owner.
+    @Test func aSecondDaemonForTheSameSiteTurnsItsBridgeOffAndGoesOn() async throws {
         let broker = try await Broker()
         let firstHome = try await TestEnvironment.home("photon-mqtt-a")
         let first = try await serve(firstHome, broker: broker, site: "raspberrypi")
@@ -67,11 +69,16 @@ extension MQTTBridgeTests {
         let second = try TestProcess(
             try AndroidTVEndToEndTests.binary("photon"),
             ["serve", "--home", secondHome.path, "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-site", "raspberrypi"])
-        #expect(await second.waitForExit(timeout: .seconds(15)) == 2, "\(second.standardError)")
+        defer { second.terminate() }
+        try await second.waitFor("the MQTT bridge is off", timeout: .seconds(15))
         #expect(
             second.standardError.contains("already serves MQTT site 'raspberrypi'") && second.standardError.contains("--mqtt-site"),
             "\(second.standardError)")
         #expect(ha.payloads("photon/raspberrypi/availability").last == "online")
+        // The daemon goes on: its socket answers.
+        let list = try TestEnvironment.run(try AndroidTVEndToEndTests.binary("photon"), ["list", "--json", "--home", secondHome.path])
+        #expect(list.status == 0, "\(list.output)")
+        #expect(second.process.isRunning)
 
         // The first one, killed without a goodbye and started again at once (its will not
         // sent yet), is the owner it finds: it goes on.
