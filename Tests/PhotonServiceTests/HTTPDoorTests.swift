@@ -356,6 +356,41 @@ import Testing
         #expect(ended, "the revoked client's event stream stayed open")
     }
 
+    /// Round 4, M1: a request that re-reads the client file first (any token, even a bogus
+    /// one) does not hide the revocation from the watcher, and a client paired again under
+    /// the revoked one's name owns none of its streams: the stream is cut all the same.
+    @Test func aRevocationIsEnforcedWhoeverReadsItFirstAndANewNameOwnsNothing() async throws {
+        let tv = try await Fixture(configure: { $0.revocationCheck = .milliseconds(300) })
+        defer { Task { await tv.stop() } }
+        let token = try await tv.pairClient()
+        let stream = try await SocketStream.connect(host: "127.0.0.1", port: tv.port, timeout: .seconds(3))
+        let events = try await WebSocketClient.connect(
+            over: stream, host: "127.0.0.1:\(tv.port)", target: "/api/v1/events?tv=tv&protocol=1",
+            headers: ["Authorization": "Bearer \(token)"], timeout: .seconds(3))
+        _ = try await events.receive(timeout: .seconds(10))
+        #expect(try await tv.store.revokeWebClient(named: "phone"))
+        // At once, before the watcher's next tick: a bogus token's request reads the file,
+        // and a new client pairs under the same name.
+        #expect(try await tv.request("GET", "/api/v1/tvs", token: "bogus-token").status == 401)
+        _ = try await tv.pairClient()
+        let deadline = ContinuousClock.now + .seconds(5)
+        var ended = false
+        while ContinuousClock.now < deadline {
+            do {
+                if try await events.receive(timeout: .seconds(1)) == nil {
+                    ended = true
+                    break
+                }
+            } catch let error as PhotonError where error.code == .timeout {
+                continue
+            } catch {
+                ended = true
+                break
+            }
+        }
+        #expect(ended, "the revoked client's event stream stayed open")
+    }
+
     @Test func gesturesNeedAnArmedSessionAndSendOnlyWhatGesturesMay() async throws {
         let tv = try await Fixture()
         defer { Task { await tv.stop() } }

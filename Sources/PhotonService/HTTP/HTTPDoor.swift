@@ -236,12 +236,16 @@ public final class HTTPDoor: Sendable {
         await stream.close()
     }
 
-    /// Cuts off the connections of clients that were revoked (by `photon web revoke`,
-    /// which edits the client file), within `revocationCheck`.
+    /// Cuts off the connections, event streams and sessions of clients that were revoked
+    /// (by `photon web revoke`, which edits the client file), within `revocationCheck`.
     private func watchRevocations() async {
         while !Task.isCancelled {
             do { try await Task.sleep(for: settings.revocationCheck) } catch { return }
-            guard let current = await clients.refreshIfChanged() else { continue }
+            // Every tick compares with the clients paired now, whoever re-read the file
+            // first (a request's authentication may have: round 4, M1), and cuts what any
+            // other key owns.
+            await clients.refresh()
+            let current = clients.currentKeys
             // Event streams first, with a close frame that tells the page why (1008).
             await api.closeEventStreams(ofClientsNotIn: current)
             let cut = state.withLock { s in

@@ -111,11 +111,13 @@ final class WebAPI: Sendable {
             guard limiter.withLock({ $0.admit("pair:" + peer, now: .now) }) else { throw Self.tooMany }
             return try await pair(request)
         }
-        guard let presented, let client = await clients.authenticate(presented.token) else {
+        guard let presented, let identity = await clients.authenticate(presented.token) else {
             throw HTTPRefusal(
                 401, "unauthorized", presented == nil ? "this request needs a client token" : "the client token is not valid (revoked?)",
                 hint: "pair this device: run `photon web pair` on the daemon's machine and enter the code")
         }
+        // Connections, streams and sessions are owned by the token's key, not the name.
+        let client = identity.key
         identified(client)
         guard limiter.withLock({ $0.admit("client:" + client, now: .now) }) else { throw Self.tooMany }
         let isUpgrade = request.head.header("Upgrade", contains: "websocket")
@@ -134,14 +136,14 @@ final class WebAPI: Sendable {
         // The door sets the source, never the client: a page (its cookie) is `web`, a script
         // (its bearer token) `api-client`; only a gesture session's commands are `gesture`.
         let source: CommandSource = presented.isBearer ? .apiClient : .web
-        return try await dispatch(request, rest, client: client, source: source, stream: stream)
+        return try await dispatch(request, rest, client: client, name: identity.name, source: source, stream: stream)
     }
 
-    private func dispatch(_ request: DoorRequest, _ rest: [String], client: String, source: CommandSource, stream: any ByteStream) async throws
-        -> HTTPAnswer
-    {
+    private func dispatch(
+        _ request: DoorRequest, _ rest: [String], client: String, name: String, source: CommandSource, stream: any ByteStream
+    ) async throws -> HTTPAnswer {
         switch (request.method, rest.count, rest.first) {
-        case ("GET", 1, "whoami"): return .json(200, .object([("name", .string(client))]))
+        case ("GET", 1, "whoami"): return .json(200, .object([("name", .string(name))]))
         case ("GET", 1, "events"):
             return try await events.open(request, stream: stream, client: client, protocolVersion: Self.protocolVersion)
         case ("GET", 1, "macros"): return .json(200, .object([("macros", .array(try savedMacros()))]))
@@ -191,7 +193,7 @@ final class WebAPI: Sendable {
         switch outcome {
         case .paired(let name, let token):
             log.notice("http: paired the web client \(name)")
-            _ = await clients.refreshIfChanged()
+            await clients.refresh()
             var cookie = "\(PresentedToken.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"
             if settings.isSecure { cookie += "; Secure" }
             return .json(200, .object([("token", .string(token)), ("name", .string(name))]), headers: [("Set-Cookie", cookie)])

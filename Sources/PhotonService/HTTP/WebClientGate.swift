@@ -21,34 +21,53 @@ final class WebClientGate: Sendable {
 
     init(store: Store) { self.store = store }
 
-    /// The name of the client whose token this is; nil for an unknown or revoked token.
-    func authenticate(_ token: String) async -> String? {
-        _ = await refreshIfChanged()
+    /// A client the door knows: `key` (its token's hash) is what owns its connections,
+    /// streams and sessions, so a client paired again under a revoked one's name owns none
+    /// of them; `name` is for people.
+    struct Identity: Sendable, Equatable {
+        let key: String
+        let name: String
+    }
+
+    /// The client whose token this is; nil for an unknown or revoked token.
+    func authenticate(_ token: String) async -> Identity? {
+        await refresh()
         let presented = Array(Store.hash(token).utf8)
-        let (name, flush) = state.withLock { s -> (String?, Bool) in
-            var found: String?
+        let (found, flush) = state.withLock { s -> (Identity?, Bool) in
+            var found: Identity?
             // Every stored hash is compared, whichever matches: the time does not say which.
-            for client in s.clients where ConstantTime.equal(presented, Array(client.tokenHash.utf8)) { found = client.name }
+            for client in s.clients where ConstantTime.equal(presented, Array(client.tokenHash.utf8)) {
+                found = Identity(key: client.tokenHash, name: client.name)
+            }
             guard let found else { return (nil, false) }
-            s.seen[found] = Date()
+            s.seen[found.name] = Date()
             return (found, ContinuousClock.now - s.lastFlush > .seconds(60))
         }
         if flush { await flushSeen() }
-        return name
+        return found
     }
 
-    /// Re-reads the client file if it changed; returns the current client names then
-    /// (nil: unchanged).
-    func refreshIfChanged() async -> Set<String>? {
+    /// Re-reads the client file if it changed since anyone last read it. A file that
+    /// cannot be read (a transient error) keeps the clients known so far, and is read
+    /// again next time (round 4, L4: it emptied the list until the next pairing).
+    func refresh() async {
         let stamp = Self.stamp(of: store.paths.webClientsFile.path)
-        guard state.withLock({ $0.stamp != stamp }) else { return nil }
-        let clients = (try? await store.webClients().clients) ?? []
+        guard state.withLock({ $0.stamp != stamp }) else { return }
+        let clients: [WebClient]
+        do {
+            clients = try await store.webClients().clients
+        } catch {
+            return
+        }
         state.withLock {
             $0.stamp = stamp
             $0.clients = clients
         }
-        return Set(clients.map(\.name))
     }
+
+    /// The keys of the clients paired now (after `refresh`): whatever another key owns is
+    /// a revoked client's.
+    var currentKeys: Set<String> { state.withLock { Set($0.clients.map(\.tokenHash)) } }
 
     /// Writes the last-seen times gathered since the last flush.
     func flushSeen() async {
