@@ -52,7 +52,8 @@ final class TLSContext: @unchecked Sendable {
     }
 
     static func make(
-        server: Bool, certificatePEM: String?, privateKeyPEM: String?, minimum: TLSVersion, maximum: TLSVersion
+        server: Bool, certificatePEM: String?, privateKeyPEM: String?, minimum: TLSVersion, maximum: TLSVersion,
+        requestsClientCertificate: Bool = true
     ) throws -> TLSContext {
         OpenSSLError.clear()
         guard let ctx = SSL_CTX_new(server ? TLS_server_method() : TLS_client_method()) else {
@@ -70,8 +71,14 @@ final class TLSContext: @unchecked Sendable {
             // per arriving message instead of two (a fleet's pings are most of its I/O).
             photon_SSL_CTX_set_read_ahead(ctx, 1)
             // Ask for the peer's certificate and accept whatever chain it is: the TVs are
-            // self-signed, and trust is the pin check's job after the handshake.
-            SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, photon_accept_any_certificate)
+            // self-signed, and trust is the pin check's job after the handshake. A server
+            // that authenticates its clients otherwise (the HTTP door's tokens) asks for none:
+            // a phone with a work certificate would send it in clear under TLS 1.2.
+            if server && !requestsClientCertificate {
+                SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nil)
+            } else {
+                SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, photon_accept_any_certificate)
+            }
             if let certificatePEM, let privateKeyPEM {
                 let cert = try Certificate(pem: certificatePEM)
                 let key = try RSAKey(pem: privateKeyPEM)

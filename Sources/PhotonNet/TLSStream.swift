@@ -261,6 +261,9 @@ public struct TLSServerConfiguration: Sendable {
     /// or none, reported on the stream). One it refuses ends the handshake with a TLS
     /// alert, as a TV that no longer knows a client does.
     public var acceptsClient: (@Sendable (CertificateFingerprint) -> Bool)?
+    /// Whether the handshake asks the client for a certificate (emulated TVs keep their
+    /// paired clients by it); false for a server that authenticates clients otherwise.
+    public var requestsClientCertificate = true
 
     public init(
         certificatePEM: String, privateKeyPEM: String, minimumVersion: TLSVersion = .tls12,
@@ -284,7 +287,8 @@ public final class TLSListener: Sendable {
     public init(host: String = "127.0.0.1", port: UInt16 = 0, configuration: TLSServerConfiguration) throws {
         context = try TLSContext.make(
             server: true, certificatePEM: configuration.certificatePEM, privateKeyPEM: configuration.privateKeyPEM,
-            minimum: configuration.minimumVersion, maximum: configuration.maximumVersion)
+            minimum: configuration.minimumVersion, maximum: configuration.maximumVersion,
+            requestsClientCertificate: configuration.requestsClientCertificate)
         if let accepts = configuration.acceptsClient { context.filterClients(accepts) }
         tcp = try TCPListener(host: host, port: port)
         handshakeTimeout = configuration.handshakeTimeout

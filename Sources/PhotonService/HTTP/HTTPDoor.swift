@@ -93,10 +93,11 @@ public final class HTTPDoor: Sendable {
     /// Binds the port.
     public func start() throws {
         if let identity = settings.identity {
-            let listener = try TLSListener(
-                host: settings.host, port: settings.port,
-                configuration: TLSServerConfiguration(
-                    certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM, handshakeTimeout: settings.requestTimeout))
+            var configuration = TLSServerConfiguration(
+                certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM, handshakeTimeout: settings.requestTimeout)
+            // Clients are known by their tokens; none is asked for a certificate (round 4, L3).
+            configuration.requestsClientCertificate = false
+            let listener = try TLSListener(host: settings.host, port: settings.port, configuration: configuration)
             state.withLock { $0.secure = listener }
         } else {
             let listener = try TCPListener(host: settings.host, port: settings.port)
