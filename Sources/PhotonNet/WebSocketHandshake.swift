@@ -137,19 +137,18 @@ public struct HTTPServerRequest: Sendable {
         try await stream.write(head.bytes + body, timeout: .seconds(10))
     }
 
-    /// Completes the WebSocket handshake for this request.
-    public func upgrade(maxMessageSize: Int = 1 << 20) async throws -> WebSocketConnection {
+    /// Completes the WebSocket handshake for this request, choosing `subprotocol` (one the
+    /// client offered) when given.
+    public func upgrade(maxMessageSize: Int = 1 << 20, subprotocol: String? = nil) async throws -> WebSocketConnection {
         guard isWebSocketUpgrade, let key = head["Sec-WebSocket-Key"], head["Sec-WebSocket-Version"] == "13",
             Data(base64Encoded: key)?.count == 16
         else {
             try? await respond(status: 400, reason: "Bad Request", headers: ["Sec-WebSocket-Version": "13"])
             throw PhotonError(.protocolViolation, "invalid WebSocket upgrade request")
         }
-        let response = HTTPHead(
-            startLine: "HTTP/1.1 101 Switching Protocols",
-            headers: [
-                ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", webSocketAccept(forKey: key)),
-            ])
+        var fields = [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", webSocketAccept(forKey: key))]
+        if let subprotocol { fields.append(("Sec-WebSocket-Protocol", subprotocol)) }
+        let response = HTTPHead(startLine: "HTTP/1.1 101 Switching Protocols", headers: fields)
         try await stream.write(response.bytes, timeout: .seconds(10))
         return WebSocketConnection(stream: stream, role: .server, maxMessageSize: maxMessageSize, bufferedBytes: leftover)
     }

@@ -21,15 +21,29 @@ public struct WebClientFile: Codable, Sendable {
 public struct WebPairing: Codable, Sendable {
     public var codeHash: String
     public var expiresAt: Date
-    /// Wrong codes tried so far; at `WebPairing.attemptLimit` pairing is locked until a new
-    /// `photon web pair`.
+    /// Wrong codes tried so far, from every device; at `WebPairing.totalAttemptLimit`
+    /// pairing is locked for everyone until a new `photon web pair`.
     public var failures: Int
+    /// Wrong codes per device (its network address, or its user on this machine): at
+    /// `WebPairing.attemptLimit` that device is locked out of this code, and the others may
+    /// still pair. One LAN host, or another local user, can no longer lock the owner out
+    /// with five wrong codes (round 4, L5 and L6). Absent in files written before.
+    public var failuresByDevice: [String: Int]?
     /// The name `photon web pair --name` gave the device (the device's own otherwise).
     public var name: String?
 
+    /// Wrong codes one device may try.
     public static let attemptLimit = 5
+    /// Wrong codes all devices together may try: with 8 digits, 50 guesses find the code
+    /// one time in two million.
+    public static let totalAttemptLimit = 50
     public static let lifetime: TimeInterval = 300
-    public var isLocked: Bool { failures >= Self.attemptLimit }
+    public var isLocked: Bool { failures >= Self.totalAttemptLimit }
+
+    /// Whether `device` has used up its wrong codes.
+    public func isLocked(for device: String) -> Bool {
+        isLocked || (failuresByDevice?[device] ?? 0) >= Self.attemptLimit
+    }
 }
 
 /// One paired companion device.
@@ -47,7 +61,11 @@ public enum WebPairingOutcome: Sendable, Equatable {
     case paired(name: String, token: String)
     case noPairingOpen
     case expired
+    /// A wrong code; this device may try `attemptsLeft` more.
     case wrongCode(attemptsLeft: Int)
+    /// This device used up its wrong codes; others may still pair.
+    case lockedForDevice
+    /// Every device together used up the wrong codes.
     case locked
 }
 
@@ -77,21 +95,28 @@ extension Store {
         return String(digits.prefix(4)) + "-" + String(digits.suffix(4))
     }
 
-    /// Tries a pairing code. The right one, in time, makes a client with a fresh 256-bit
-    /// token and closes pairing; a wrong one counts toward the lock-out.
-    public func redeemWebPairing(code: String, deviceName: String?, now: Date = Date()) async throws -> WebPairingOutcome {
+    /// Tries a pairing code from `device` (who is trying: an address, or a local user). The
+    /// right one, in time, makes a client with a fresh 256-bit token and closes pairing; a
+    /// wrong one counts toward that device's lock-out and toward everyone's.
+    public func redeemWebPairing(code: String, deviceName: String?, from device: String = "", now: Date = Date()) async throws
+        -> WebPairingOutcome
+    {
         let token = Self.base64URL(try SecureRandom.bytes(32))
         return try await updateWebClients { file -> WebPairingOutcome in
             guard var pairing = file.pairing else { return .noPairingOpen }
             if pairing.isLocked { return .locked }
+            if pairing.isLocked(for: device) { return .lockedForDevice }
             guard pairing.expiresAt > now else {
                 file.pairing = nil
                 return .expired
             }
             guard ConstantTime.equal(Array(Self.hash(Self.normalizedCode(code)).utf8), Array(pairing.codeHash.utf8)) else {
                 pairing.failures += 1
+                let mine = (pairing.failuresByDevice?[device] ?? 0) + 1
+                pairing.failuresByDevice = (pairing.failuresByDevice ?? [:]).merging([device: mine]) { $1 }
                 file.pairing = pairing
-                return pairing.isLocked ? .locked : .wrongCode(attemptsLeft: WebPairing.attemptLimit - pairing.failures)
+                if pairing.isLocked { return .locked }
+                return pairing.isLocked(for: device) ? .lockedForDevice : .wrongCode(attemptsLeft: WebPairing.attemptLimit - mine)
             }
             file.pairing = nil
             let wanted = pairing.name ?? Self.cleanDeviceName(deviceName) ?? "device"

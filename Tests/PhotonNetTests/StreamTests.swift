@@ -14,6 +14,16 @@ import Testing
         return (listener, client, try await accepted)
     }
 
+    /// The server end of a loopback connection finds the connecting user in /proc/net/tcp.
+    @Test func aLoopbackPeerIsKnownByItsUser() async throws {
+        let (listener, client, server) = try await connectedPair()
+        defer { listener.close() }
+        let peer = try #require(server.peerAddress)
+        #expect(LoopbackSocketOwner.uid(clientPort: peer.port, serverPort: listener.port) == getuid())
+        await client.close()
+        await server.close()
+    }
+
     @Test func connectingToAClosedPortFailsFastAsUnreachable() async throws {
         let port = try freePort()
         let start = ContinuousClock.now

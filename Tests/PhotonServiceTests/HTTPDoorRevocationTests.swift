@@ -65,7 +65,7 @@ extension HTTPDoorTests {
         let tv = try await Fixture()
         defer { Task { await tv.stop() } }
         let token = try await tv.pairClient()
-        let page: [(String, String)] = [("Cookie", "photon_token=\(token)"), ("Origin", tv.origin)]
+        let page = tv.pageHeaders(token) + [("Origin", tv.origin)]
         let escaped = try await tv.request(
             "POST", "/api/v1/tvs/tv/commands", headers: page, json: #"{"key":"select","action":"hold-start","source":"api-client"}"#)
         #expect(escaped.status == 400 && escaped.body.contains("set by the door"), "\(escaped.body)")

@@ -66,6 +66,15 @@ import Testing
 
         func keys() -> [String] { events.withLock { $0.filter { $0.name == "key" }.compactMap { $0["key"]?.string } } }
 
+        /// What the web remote sends with each request: its cookie (the token's first half)
+        /// and its page key (the rest).
+        func pageHeaders(_ token: String) -> [(String, String)] {
+            [
+                ("Cookie", "photon_token=\(token.prefix(PresentedToken.cookieLength))"),
+                (PresentedToken.pageKeyHeader, String(token.dropFirst(PresentedToken.cookieLength))),
+            ]
+        }
+
         /// A paired client's token.
         func pairClient(_ name: String = "phone") async throws -> String {
             let code = try await store.startWebPairing(name: name)
@@ -161,14 +170,22 @@ import Testing
         let cookie = try #require(paired.head["Set-Cookie"])
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && !cookie.contains("Secure"))
         let token = try #require(paired.json["token"]?.stringValue)
-        let me = try await tv.request("GET", "/api/v1/whoami", headers: [("Cookie", "photon_token=\(token)")])
+        // The cookie carries only the token's first half (round 4, L5: a browser sends it to
+        // every port of the host): alone it is refused, with the page's key it works.
+        #expect(cookie.hasPrefix("photon_token=\(token.prefix(PresentedToken.cookieLength));"), "\(cookie)")
+        let cookieAlone = try await tv.request(
+            "GET", "/api/v1/whoami", headers: [("Cookie", "photon_token=\(token.prefix(PresentedToken.cookieLength))")])
+        #expect(cookieAlone.status == 401)
+        let wholeTokenInCookie = try await tv.request("GET", "/api/v1/whoami", headers: [("Cookie", "photon_token=\(token)")])
+        #expect(wholeTokenInCookie.status == 401)
+        let me = try await tv.request("GET", "/api/v1/whoami", headers: tv.pageHeaders(token))
         #expect(me.json["name"]?.stringValue == "pixel")
         // A page's change carries its Origin; with the cookie alone and no Origin it is refused.
         let fromPage = try await tv.request(
-            "POST", "/api/v1/tvs/tv/commands", headers: [("Cookie", "photon_token=\(token)"), ("Origin", tv.origin)], json: #"{"key":"back"}"#)
+            "POST", "/api/v1/tvs/tv/commands", headers: tv.pageHeaders(token) + [("Origin", tv.origin)], json: #"{"key":"back"}"#)
         #expect(fromPage.status == 200, "\(fromPage.body)")
         let noOrigin = try await tv.request(
-            "POST", "/api/v1/tvs/tv/commands", headers: [("Cookie", "photon_token=\(token)")], json: #"{"key":"back"}"#)
+            "POST", "/api/v1/tvs/tv/commands", headers: tv.pageHeaders(token), json: #"{"key":"back"}"#)
         #expect(noOrigin.status == 403 && noOrigin.code == "forbidden-origin")
         #expect(tv.keys().filter { $0 == "Back" }.count == 1)
         let page = try await tv.request("GET", "/")
@@ -242,6 +259,11 @@ import Testing
         #expect(codes == ["wrong-code", "wrong-code", "wrong-code", "wrong-code", "pairing-locked"])
         #expect(try await tv.request("POST", "/api/v1/pair", json: #"{"code":"\#(code)"}"#).code == "pairing-locked")
         #expect(try await tv.store.webClients().clients.isEmpty)
+        // The wrong codes counted against this local user (from the kernel's socket table),
+        // not against 127.0.0.1, which every local user shares (round 4, L5).
+        let pairing = try #require(try await tv.store.webClients().pairing)
+        #expect(pairing.failuresByDevice == ["uid:\(getuid())": 5])
+        #expect(!pairing.isLocked)
     }
 
     @Test func hostileRequestsEndCleanly() async throws {

@@ -45,15 +45,35 @@ import Testing
         #expect(throws: PhotonError.self) { try DeviceNaming.validateNickname("den\u{9B}2J") }
     }
 
-    @Test func fiveWrongCodesLockPairingUntilANewCode() async throws {
+    /// Round 4, L6 (and L5 on the loopback door, where the device is the local user): five
+    /// wrong codes lock out the device that sent them, not the owner.
+    @Test func fiveWrongCodesLockOutOnlyTheDeviceThatSentThem() async throws {
         let store = try store()
         let code = try await store.startWebPairing(name: "kitchen")
         let wrong = code == "0000-0000" ? "1111-1111" : "0000-0000"
         for left in (1...4).reversed() {
-            #expect(try await store.redeemWebPairing(code: wrong, deviceName: nil) == .wrongCode(attemptsLeft: left))
+            #expect(try await store.redeemWebPairing(code: wrong, deviceName: nil, from: "192.0.2.66") == .wrongCode(attemptsLeft: left))
         }
-        #expect(try await store.redeemWebPairing(code: wrong, deviceName: nil) == .locked)
-        #expect(try await store.redeemWebPairing(code: code, deviceName: nil) == .locked)
+        #expect(try await store.redeemWebPairing(code: wrong, deviceName: nil, from: "192.0.2.66") == .lockedForDevice)
+        #expect(try await store.redeemWebPairing(code: code, deviceName: nil, from: "192.0.2.66") == .lockedForDevice)
+        #expect(try await store.webClients().pairing?.isLocked == false)
+        guard case .paired(let name, _) = try await store.redeemWebPairing(code: code, deviceName: "phone", from: "192.0.2.10") else {
+            Issue.record("the owner's phone could not pair after another host's wrong codes")
+            return
+        }
+        #expect(name == "kitchen")
+    }
+
+    @Test func fiftyWrongCodesFromAnyDevicesLockPairingUntilANewCode() async throws {
+        let store = try store()
+        let code = try await store.startWebPairing(name: "kitchen")
+        let wrong = code == "0000-0000" ? "1111-1111" : "0000-0000"
+        for attempt in 0..<(WebPairing.totalAttemptLimit - 1) {
+            let outcome = try await store.redeemWebPairing(code: wrong, deviceName: nil, from: "host\(attempt / 4)")
+            #expect(outcome == .wrongCode(attemptsLeft: WebPairing.attemptLimit - 1 - attempt % 4), "attempt \(attempt)")
+        }
+        #expect(try await store.redeemWebPairing(code: wrong, deviceName: nil, from: "last") == .locked)
+        #expect(try await store.redeemWebPairing(code: code, deviceName: nil, from: "owner") == .locked)
         let fresh = try await store.startWebPairing(name: "kitchen")
         guard case .paired(let name, _) = try await store.redeemWebPairing(code: fresh.replacingOccurrences(of: "-", with: " "), deviceName: "x")
         else {

@@ -81,9 +81,18 @@ import Testing
         #expect(PresentedToken.from(authorization: "Bearer abc", cookies: []) == .bearer("abc"))
         #expect(PresentedToken.from(authorization: "bearer  abc ", cookies: []) == .bearer("abc"))
         #expect(PresentedToken.from(authorization: "Basic abc", cookies: ["photon_token=x"]) == nil)
-        #expect(PresentedToken.from(authorization: nil, cookies: ["a=1; photon_token=xyz; b=2"]) == .cookie("xyz"))
-        #expect(PresentedToken.from(authorization: nil, cookies: ["photon_token_other=1"]) == nil)
-        #expect(PresentedToken.from(authorization: nil, cookies: ["photon_token=" + String(repeating: "a", count: 300)]) == nil)
+        // A page's token is its cookie (the first half) and its page key (the rest); the
+        // cookie alone, as another port on the host would receive it, is no token (round 4, L5).
+        let half = String(repeating: "c", count: PresentedToken.cookieLength)
+        #expect(PresentedToken.from(authorization: nil, cookies: ["a=1; photon_token=\(half); b=2"], pageKey: "rest") == .cookie(half + "rest"))
+        #expect(PresentedToken.from(authorization: nil, cookies: ["a=1; photon_token=\(half); b=2"]) == nil)
+        #expect(PresentedToken.from(authorization: nil, cookies: ["photon_token=" + half + "legacyfulltoken"], pageKey: nil) == nil)
+        #expect(PresentedToken.from(authorization: nil, cookies: ["photon_token=xyz"], pageKey: "rest") == nil)
+        #expect(PresentedToken.from(authorization: nil, cookies: ["photon_token_other=1"], pageKey: "rest") == nil)
+        #expect(PresentedToken.from(authorization: nil, cookies: ["photon_token=\(half)"], pageKey: String(repeating: "a", count: 300)) == nil)
+        #expect(PresentedToken.pageKey(offeredProtocols: "photon-web, photon-key.abc_-1") == "abc_-1")
+        #expect(PresentedToken.pageKey(offeredProtocols: "photon-web") == nil)
+        #expect(WebRemoteScript.javascript.contains("const COOKIE_LENGTH = \(PresentedToken.cookieLength);"))
         #expect(PresentedToken.from(authorization: nil, cookies: []) == nil)
     }
 

@@ -22,8 +22,13 @@ public struct HTTPDoorSettings: Sendable {
     public var requestTimeout: Duration = .seconds(10)
     /// How long an idle keep-alive connection stays open.
     public var idleTimeout: Duration = .seconds(30)
+    /// Connections at once, TLS handshakes in progress included. At the cap, the oldest
+    /// connection no client has identified itself on makes way for the new one.
     public var maximumConnections = 64
     public var maximumConnectionsPerPeer = 16
+    /// How often an event stream with nothing to say is pinged; one that answers nothing
+    /// (no pong) for two intervals is closed.
+    public var eventPing: Duration = .seconds(20)
     public var requestsPerSecond = 20.0
     public var requestBurst = 40.0
     /// How often the door looks for revoked clients to cut off.
@@ -51,15 +56,19 @@ public final class HTTPDoor: Sendable {
     private struct State {
         var plain: TCPListener?
         var secure: TLSListener?
-        var connections: [UUID: OpenConnection] = [:]
-        var perPeer: [String: Int] = [:]
+        var slots: [UUID: Slot] = [:]
         var stopped = false
         var watcher: Task<Void, Never>?
     }
 
-    struct OpenConnection {
-        let stream: any ByteStream
+    /// One connection counted against the caps, from accept (before any TLS handshake)
+    /// to close.
+    struct Slot {
+        let peer: String
+        let opened: ContinuousClock.Instant
+        /// The key of the client whose token the connection presented; nil until then.
         var client: String?
+        var close: @Sendable () async -> Void
     }
 
     public init(photon: Photon, limits: ServiceLimits, settings: HTTPDoorSettings, log: ServiceLog) throws {
@@ -116,17 +125,20 @@ public final class HTTPDoor: Sendable {
                     let (plain, secure) = state.withLock { ($0.plain, $0.secure) }
                     if let plain {
                         let stream = try await plain.accept()
-                        group.addTask { await self.admit(stream, peer: stream.peerAddress?.host ?? "?") }
+                        group.addTask { await self.admit(stream) }
                     } else if let secure {
                         let pending = try await secure.acceptPending()
                         group.addTask {
-                            guard self.reserve(peer: pending.peerAddress?.host ?? "?") else {
+                            // The handshake holds a slot: a crowd of silent TLS clients is
+                            // held to the cap like any other (round 4, L2).
+                            let peer = pending.peerAddress?.host ?? "?"
+                            guard let slot = await self.reserve(peer: peer, close: { pending.abort() }) else {
                                 pending.abort()
                                 return
                             }
-                            defer { self.release(peer: pending.peerAddress?.host ?? "?") }
+                            defer { self.release(slot) }
                             guard let stream = try? await pending.handshake() else { return }
-                            await self.serve(stream, peer: pending.peerAddress?.host ?? "?")
+                            await self.serve(stream, slot: slot, address: pending.peerAddress)
                         }
                     } else {
                         break
@@ -148,81 +160,97 @@ public final class HTTPDoor: Sendable {
                 s.plain = nil
                 s.secure = nil
             }
-            return (s.plain, s.secure, Array(s.connections.values), s.watcher)
+            return (s.plain, s.secure, Array(s.slots.values), s.watcher)
         }
         plain?.close()
         secure?.close()
         watcher?.cancel()
-        for connection in open { await connection.stream.close() }
+        for slot in open { await slot.close() }
         await api.closeAllSessions()
         await clients.flushSeen()
     }
 
     // MARK: connections
 
-    private func reserve(peer: String) -> Bool {
-        state.withLock { s in
-            guard !s.stopped, s.connections.count < settings.maximumConnections,
-                s.perPeer[peer, default: 0] < settings.maximumConnectionsPerPeer
-            else { return false }
-            s.perPeer[peer, default: 0] += 1
-            return true
+    /// Takes a slot for a new connection from `peer`, or nil when the peer has its share or
+    /// the door is full of identified clients. At the cap, the oldest connection that has
+    /// not presented a valid token is closed to make way: 64 tokenless keep-alive
+    /// connections no longer lock a real client out (round 4, L2).
+    private func reserve(peer: String, close: @escaping @Sendable () async -> Void) async -> UUID? {
+        let id = UUID()
+        let (admitted, evicted) = state.withLock { s -> (Bool, Slot?) in
+            guard !s.stopped, s.slots.values.count(where: { $0.peer == peer }) < settings.maximumConnectionsPerPeer else {
+                return (false, nil)
+            }
+            var evicted: Slot?
+            if s.slots.count >= settings.maximumConnections {
+                guard let oldest = s.slots.filter({ $0.value.client == nil }).min(by: { $0.value.opened < $1.value.opened }) else {
+                    return (false, nil)
+                }
+                evicted = s.slots.removeValue(forKey: oldest.key)
+            }
+            s.slots[id] = Slot(peer: peer, opened: .now, client: nil, close: close)
+            return (true, evicted)
         }
+        if let evicted {
+            log.debug("http: full; closed an unidentified connection from \(evicted.peer) for one from \(peer)")
+            await evicted.close()
+        }
+        return admitted ? id : nil
     }
 
-    private func release(peer: String) {
-        state.withLock { s in
-            s.perPeer[peer, default: 1] -= 1
-            if s.perPeer[peer] == 0 { s.perPeer[peer] = nil }
-        }
+    private func release(_ slot: UUID) {
+        state.withLock { _ = $0.slots.removeValue(forKey: slot) }
     }
 
-    private func admit(_ stream: SocketStream, peer: String) async {
-        guard reserve(peer: peer) else {
+    private func admit(_ stream: SocketStream) async {
+        let peer = stream.peerAddress?.host ?? "?"
+        guard let slot = await reserve(peer: peer, close: { await stream.close() }) else {
             let refusal = HTTPRefusal(503, "busy", "too many connections", hint: "try again shortly", closesConnection: true)
             try? await stream.write(HTTPAnswer.refusal(refusal).encoded(keepAlive: false), timeout: .seconds(1))
             await stream.close()
             return
         }
-        defer { release(peer: peer) }
-        await serve(stream, peer: peer)
+        defer { release(slot) }
+        await serve(stream, slot: slot, address: stream.peerAddress)
     }
 
     /// Serves requests on one connection (keep-alive) until it closes, misbehaves or
-    /// upgrades to the event stream.
-    private func serve(_ stream: any ByteStream, peer: String) async {
-        let id = UUID()
+    /// upgrades to the event stream. A connection no client has identified itself on waits
+    /// for its next request only `requestTimeout`, not the keep-alive `idleTimeout`.
+    private func serve(_ stream: any ByteStream, slot: UUID, address: SocketAddress?) async {
+        let peer = DoorPeer(address: address, serverPort: port)
         let admitted = state.withLock { s -> Bool in
-            guard !s.stopped else { return false }
-            s.connections[id] = OpenConnection(stream: stream, client: nil)
+            guard !s.stopped, s.slots[slot] != nil else { return false }
+            s.slots[slot]?.close = { await stream.close() }
             return true
         }
         guard admitted else { return await stream.close() }
-        defer { state.withLock { _ = $0.connections.removeValue(forKey: id) } }
         var served = 0
         while true {
+            let identified = state.withLock { $0.slots[slot]?.client != nil }
             let request: HTTPRequestReading.Outcome
             do {
                 request = try await HTTPRequestReading.read(
                     from: stream, maximumHead: settings.maximumHead, maximumBody: settings.maximumBody,
-                    timeout: served == 0 ? settings.requestTimeout : settings.idleTimeout, first: served == 0)
+                    timeout: served == 0 || !identified ? settings.requestTimeout : settings.idleTimeout, first: served == 0)
             } catch {
                 break
             }
             served += 1
             switch request {
             case .refused(let refusal):
-                log.debug("http \(peer): refused (\(refusal.status) \(refusal.code)): \(refusal.message)")
+                log.debug("http \(peer.host): refused (\(refusal.status) \(refusal.code)): \(refusal.message)")
                 try? await stream.write(HTTPAnswer.refusal(refusal).encoded(keepAlive: false), timeout: .seconds(2))
                 await stream.close()
                 return
             case .request(let request, let pipelined):
                 let answer = await api.handle(request, stream: stream, peer: peer) { client in
-                    state.withLock { $0.connections[id]?.client = client }
+                    state.withLock { $0.slots[slot]?.client = client }
                 }
                 if case .upgraded = answer.kind { return }
                 let keepAlive = !answer.closesConnection && !pipelined && request.keepsAlive
-                log.debug("http \(peer): \(request.method) \(request.pathForLog) → \(answer.status)")
+                log.debug("http \(peer.host): \(request.method) \(request.pathForLog) → \(answer.status)")
                 do {
                     try await stream.write(answer.encoded(keepAlive: keepAlive, head: request.method == "HEAD"), timeout: .seconds(10))
                 } catch {
@@ -250,11 +278,31 @@ public final class HTTPDoor: Sendable {
             // Event streams first, with a close frame that tells the page why (1008).
             await api.closeEventStreams(ofClientsNotIn: current)
             let cut = state.withLock { s in
-                s.connections.values.filter { connection in connection.client.map { !current.contains($0) } ?? false }.map(\.stream)
+                s.slots.values.filter { slot in slot.client.map { !current.contains($0) } ?? false }.map(\.close)
             }
-            for stream in cut { await stream.close() }
+            for close in cut { await close() }
             await api.closeSessions(ofClientsNotIn: current)
             if !cut.isEmpty { log.notice("http: cut off \(cut.count) connection(s) of revoked clients") }
         }
+    }
+}
+
+/// Who is at the other end of a door connection: the address the rate limits and caps
+/// count, and the device a wrong pairing code counts against.
+struct DoorPeer: Sendable {
+    let address: SocketAddress?
+    let serverPort: UInt16
+
+    var host: String { address?.host ?? "?" }
+
+    /// The address of a device on the network. On loopback, where every local user comes
+    /// from 127.0.0.1, the user owning the connecting socket (round 4, L5: another local
+    /// user could lock the owner's code).
+    var device: String {
+        guard let address else { return "?" }
+        let host = address.host
+        guard host.hasPrefix("127.") || host == "::1" || host.hasPrefix("::ffff:127.") else { return host }
+        guard let uid = LoopbackSocketOwner.uid(clientPort: address.port, serverPort: serverPort) else { return "loopback" }
+        return "uid:\(uid)"
     }
 }

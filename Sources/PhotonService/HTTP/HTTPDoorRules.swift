@@ -183,11 +183,36 @@ public enum PresentedToken: Sendable, Equatable {
         }
     }
 
-    /// The cookie that carries a web remote's token.
+    /// The cookie that carries the first half of a web remote's token.
     public static let cookieName = "photon_token"
+    /// How much of the token the cookie carries; the page keeps the rest in its origin's
+    /// storage and sends it as `Photon-Page-Key` (or, on the event stream, as the
+    /// `photon-key.…` WebSocket subprotocol). A browser sends a host's cookies to every
+    /// port of the host, so another server on this machine may receive the cookie; without
+    /// the half that only this origin's page holds it is worth nothing (round 4, L5). A
+    /// cross-site request cannot carry that half either.
+    public static let cookieLength = 22
+    public static let pageKeyHeader = "Photon-Page-Key"
+    /// The subprotocol the page offers (and the door chooses) on the event stream, and the
+    /// prefix of the one that carries the page's half of the token.
+    public static let webSocketProtocol = "photon-web"
+    public static let webSocketKeyPrefix = "photon-key."
+
+    /// The page's half of the token from a WebSocket upgrade's offered subprotocols.
+    public static func pageKey(offeredProtocols: String?) -> String? {
+        guard let offeredProtocols else { return nil }
+        for offered in offeredProtocols.split(separator: ",") {
+            let name = offered.trimmingCharacters(in: .whitespaces)
+            if name.hasPrefix(webSocketKeyPrefix) { return String(name.dropFirst(webSocketKeyPrefix.count)) }
+        }
+        return nil
+    }
 
     /// Reads the token from the request's headers (a bearer token wins); nil without one.
-    public static func from(authorization: String?, cookies: [String]) -> PresentedToken? {
+    /// A page's token is its cookie joined with its page key; a cookie without the page
+    /// key (a request from anywhere but the page, or a cookie from before the split) is no
+    /// token.
+    public static func from(authorization: String?, cookies: [String], pageKey: String? = nil) -> PresentedToken? {
         if let authorization {
             let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
             if parts.count == 2, parts[0].lowercased() == "bearer" {
@@ -201,8 +226,9 @@ public enum PresentedToken: Sendable, Equatable {
                 let trimmed = pair.trimmingCharacters(in: .whitespaces)
                 guard let eq = trimmed.firstIndex(of: "=") else { continue }
                 if trimmed[..<eq] == cookieName {
-                    let token = String(trimmed[trimmed.index(after: eq)...])
-                    if !token.isEmpty, token.utf8.count <= 256 { return .cookie(token) }
+                    let half = String(trimmed[trimmed.index(after: eq)...])
+                    guard half.utf8.count == cookieLength, let pageKey, !pageKey.isEmpty, pageKey.utf8.count <= 256 else { return nil }
+                    return .cookie(half + pageKey)
                 }
             }
         }

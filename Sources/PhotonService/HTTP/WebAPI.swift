@@ -31,7 +31,7 @@ final class WebAPI: Sendable {
             boundTo: settings.host, machineNames: settings.machineNames, machineAddresses: settings.machineAddresses)
         policy = Locked(HTTPOriginPolicy(hosts: hosts, port: settings.port, secure: settings.isSecure))
         limiter = Locked(RateLimiter(perSecond: settings.requestsPerSecond, burst: settings.requestBurst))
-        events = WebEventStreams(photon: operations.photon, log: log)
+        events = WebEventStreams(photon: operations.photon, log: log, ping: settings.eventPing)
     }
 
     /// The port is known once bound (port 0 in tests).
@@ -41,7 +41,7 @@ final class WebAPI: Sendable {
 
     /// Answers one request. `identified` learns which client the connection belongs to, so
     /// revoking it cuts the connection.
-    func handle(_ request: DoorRequest, stream: any ByteStream, peer: String, identified: (String) -> Void) async -> HTTPAnswer {
+    func handle(_ request: DoorRequest, stream: any ByteStream, peer: DoorPeer, identified: (String) -> Void) async -> HTTPAnswer {
         do {
             return try await route(request, stream: stream, peer: peer, identified: identified)
         } catch let refusal as HTTPRefusal {
@@ -73,7 +73,7 @@ final class WebAPI: Sendable {
 
     // MARK: checks and routes
 
-    private func route(_ request: DoorRequest, stream: any ByteStream, peer: String, identified: (String) -> Void) async throws
+    private func route(_ request: DoorRequest, stream: any ByteStream, peer: DoorPeer, identified: (String) -> Void) async throws
         -> HTTPAnswer
     {
         let policy = self.policy.withLock { $0 }
@@ -103,13 +103,14 @@ final class WebAPI: Sendable {
         let rest = Array(segments.dropFirst(2))
         let changes = request.method == "POST" || request.method == "DELETE"
         let presented = PresentedToken.from(
-            authorization: request.head["Authorization"], cookies: request.head.headers.filter { $0.name.lowercased() == "cookie" }.map(\.value))
+            authorization: request.head["Authorization"], cookies: request.head.headers.filter { $0.name.lowercased() == "cookie" }.map(\.value),
+            pageKey: request.head[PresentedToken.pageKeyHeader] ?? PresentedToken.pageKey(offeredProtocols: request.head["Sec-WebSocket-Protocol"]))
         if rest == ["pair"] {
             guard request.method == "POST" else { throw Self.methodNotAllowed }
             // A pairing comes from our page or from a script (which has no token yet).
             if request.head["Origin"] != nil { try policy.checkOrigin(request.head["Origin"], host: request.head["Host"]!, bearer: false) }
-            guard limiter.withLock({ $0.admit("pair:" + peer, now: .now) }) else { throw Self.tooMany }
-            return try await pair(request)
+            guard limiter.withLock({ $0.admit("pair:" + peer.host, now: .now) }) else { throw Self.tooMany }
+            return try await pair(request, device: peer.device)
         }
         guard let presented, let identity = await clients.authenticate(presented.token) else {
             throw HTTPRefusal(
@@ -184,17 +185,22 @@ final class WebAPI: Sendable {
 
     // MARK: operations
 
-    private func pair(_ request: DoorRequest) async throws -> HTTPAnswer {
+    /// `POST /pair`. Wrong codes count against `device` (the peer's address, or on loopback
+    /// its local user) and against everyone's total.
+    private func pair(_ request: DoorRequest, device: String) async throws -> HTTPAnswer {
         let body = try Self.body(request)
         guard let code = body["code"]?.stringValue, !code.isEmpty, code.utf8.count <= 32 else {
             throw HTTPRefusal(400, "bad-request", "\"code\" is required: the code `photon web pair` shows")
         }
-        let outcome = try await operations.photon.store.redeemWebPairing(code: code, deviceName: body["name"]?.stringValue)
+        let outcome = try await operations.photon.store.redeemWebPairing(code: code, deviceName: body["name"]?.stringValue, from: device)
         switch outcome {
         case .paired(let name, let token):
             log.notice("http: paired the web client \(name)")
             await clients.refresh()
-            var cookie = "\(PresentedToken.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"
+            // The cookie carries the token's first half; the page keeps the rest (the
+            // answer's token past `cookieLength`) in its own origin's storage.
+            var cookie =
+                "\(PresentedToken.cookieName)=\(token.prefix(PresentedToken.cookieLength)); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"
             if settings.isSecure { cookie += "; Secure" }
             return .json(200, .object([("token", .string(token)), ("name", .string(name))]), headers: [("Set-Cookie", cookie)])
         case .noPairingOpen:
@@ -204,9 +210,14 @@ final class WebAPI: Sendable {
         case .wrongCode(let left):
             log.notice("http: a wrong pairing code (\(left) attempt(s) left)")
             throw HTTPRefusal(403, "wrong-code", "the code is not right (\(left) attempt(s) left before pairing locks)")
+        case .lockedForDevice:
+            log.notice("http: \(Redaction.sanitize(device)) is locked out of pairing after \(WebPairing.attemptLimit) wrong codes")
+            throw HTTPRefusal(
+                403, "pairing-locked", "this device sent \(WebPairing.attemptLimit) wrong codes and may not try this code again",
+                hint: "run `photon web pair` for a new code")
         case .locked:
             throw HTTPRefusal(
-                403, "pairing-locked", "pairing is locked after \(WebPairing.attemptLimit) wrong codes",
+                403, "pairing-locked", "pairing is locked after \(WebPairing.totalAttemptLimit) wrong codes",
                 hint: "run `photon web pair` for a new code")
         }
     }

@@ -57,7 +57,7 @@ enum WebAPIDocument {
           "components": {
             "securitySchemes": {
               "bearer": { "type": "http", "scheme": "bearer" },
-              "cookie": { "type": "apiKey", "in": "cookie", "name": "photon_token" }
+              "cookie": { "type": "apiKey", "in": "cookie", "name": "photon_token", "description": "The web remote's: the token's first 22 characters, valid only with the rest in the Photon-Page-Key header." }
             },
             "schemas": {
               "Error": {

@@ -9,6 +9,7 @@ enum WebRemoteScript {
         "use strict";
         (() => {
         const PROTOCOL = 1;
+        const COOKIE_LENGTH = 22; // PresentedToken.cookieLength: the rest of the token is this page's key
         // Arming lasts 10 s; `?arm=SECONDS` shortens it (0.5 to 10), for a tighter habit or a test.
         const ARM_SECONDS = Math.min(10, Math.max(0.5, Number(new URLSearchParams(location.search).get("arm")) || 10));
         const FLICK = 12;      // m/s² of linear acceleration that counts as a flick
@@ -17,7 +18,7 @@ enum WebRemoteScript {
         const $ = (selector) => document.querySelector(selector);
         const $$ = (selector) => Array.from(document.querySelectorAll(selector));
         const state = { tv: null, session: null, seq: 0, events: null, capabilities: null, stopped: false,
-          gesture: { session: null, seq: 0, until: 0, timer: null, recovering: false, restSince: 0 } };
+          gesture: { session: null, seq: 0, until: 0, timer: null, recovering: false, restSince: 0, holding: false, hold: 0 } };
 
         function setStatus(text) { $("[data-status]").textContent = text; }
         function uuid() {
@@ -29,6 +30,9 @@ enum WebRemoteScript {
 
         async function api(method, path, body) {
           const init = { method, credentials: "same-origin", headers: { "Photon-Web-Protocol": String(PROTOCOL) } };
+          // The cookie holds the token's first half; this origin's storage holds the rest.
+          const key = localStorage.getItem("photon.key");
+          if (key) init.headers["Photon-Page-Key"] = key;
           if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
           const response = await fetch(path, init);
           let data = null;
@@ -65,7 +69,8 @@ enum WebRemoteScript {
           const error = $("[data-pair-error]");
           error.textContent = "";
           try {
-            await api("POST", "/api/v1/pair", { code: form.code.value, name: form.name.value || "phone" });
+            const paired = await api("POST", "/api/v1/pair", { code: form.code.value, name: form.name.value || "phone" });
+            localStorage.setItem("photon.key", paired.token.slice(COOKIE_LENGTH));
             form.reset();
             await start();
           } catch (e) { error.textContent = e.message; }
@@ -135,7 +140,8 @@ enum WebRemoteScript {
         function listen(name) {
           if (state.events) state.events.close();
           const scheme = location.protocol === "https:" ? "wss" : "ws";
-          const socket = new WebSocket(`${scheme}://${location.host}/api/v1/events?tv=${encodeURIComponent(name)}&protocol=${PROTOCOL}`);
+          const socket = new WebSocket(`${scheme}://${location.host}/api/v1/events?tv=${encodeURIComponent(name)}&protocol=${PROTOCOL}`,
+            ["photon-web", `photon-key.${localStorage.getItem("photon.key") || ""}`]);
           state.events = socket;
           socket.onmessage = (message) => {
             if (name !== state.tv) return;
@@ -228,15 +234,28 @@ enum WebRemoteScript {
 
         // MARK: gestures
 
+        // The hold is the consent: every await below may outlast it (the motion prompt, the
+        // round trip), so each step checks that this same hold is still down. A tap shorter
+        // than the round trip must not leave the page armed after the finger has lifted.
         async function arm() {
-          if (!state.tv || state.stopped) return;
+          const g = state.gesture;
+          if (!state.tv || state.stopped || g.holding) return;
+          const hold = ++g.hold;
+          g.holding = true;
+          const held = () => g.holding && g.hold === hold;
           if (typeof DeviceMotionEvent !== "undefined" && typeof DeviceMotionEvent.requestPermission === "function") {
             try { if (await DeviceMotionEvent.requestPermission() !== "granted") { gestureNote("Motion access was refused."); return; } }
             catch (_) { gestureNote("Motion access was refused."); return; }
+            if (!held()) { gestureNote("Motion allowed: hold the button to arm."); return; }
           }
           try {
             const armed = await api("POST", `/api/v1/tvs/${encodeURIComponent(state.tv)}/gesture/arm`, { seconds: ARM_SECONDS });
-            const g = state.gesture;
+            if (!held()) {
+              // Released while the daemon answered: end the session it just opened.
+              api("DELETE", `/api/v1/sessions/${armed.sessionId}`).catch(() => {});
+              gestureNote("Released before arming: hold the button.");
+              return;
+            }
             g.session = armed.sessionId; g.seq = 0; g.until = armed.armedUntil * 1000; g.recovering = false;
             clearTimeout(g.timer);
             g.timer = setTimeout(disarm, Math.max(0, g.until - Date.now()));
@@ -248,6 +267,7 @@ enum WebRemoteScript {
 
         function disarm() {
           const g = state.gesture;
+          g.holding = false;
           clearTimeout(g.timer);
           const button = $("[data-gesture-arm]");
           if (button) { button.classList.remove("armed"); delete button.dataset.armed; }

@@ -56,16 +56,19 @@ actor WebSessions {
 
 /// `GET /api/v1/events`: a WebSocket that carries the TVs' state changes as the socket
 /// API's subscription lines (`{"event":"volume","tv":…}`), the current state first. One TV
-/// (`?tv=NAME`) or every paired TV. Closed with 1008 when its client is revoked.
+/// (`?tv=NAME`) or every paired TV. Closed with 1008 when its client is revoked, and with
+/// 1001 when it answers no ping for two intervals (a phone that walked away).
 final class WebEventStreams: Sendable {
     let photon: Photon
     let log: ServiceLog
+    let ping: Duration
     private let open = Locked<[UUID: (client: String, connection: WebSocketConnection)]>([:])
     static let perClient = 8
 
-    init(photon: Photon, log: ServiceLog) {
+    init(photon: Photon, log: ServiceLog, ping: Duration) {
         self.photon = photon
         self.log = log
+        self.ping = ping
     }
 
     func open(_ request: DoorRequest, stream: any ByteStream, client: String, protocolVersion: Int) async throws -> HTTPAnswer {
@@ -83,7 +86,11 @@ final class WebEventStreams: Sendable {
         }
         let upgrade = HTTPServerRequest(
             head: request.head, method: request.method, target: request.target, body: [], stream: stream, leftover: request.leftover)
-        let connection = try await upgrade.upgrade(maxMessageSize: 4096)
+        // The page offers `photon-web` (with its key as a second subprotocol): a browser
+        // fails the connection unless the server chooses one of those it offered.
+        let offered = (request.head["Sec-WebSocket-Protocol"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let connection = try await upgrade.upgrade(
+            maxMessageSize: 4096, subprotocol: offered.contains(PresentedToken.webSocketProtocol) ? PresentedToken.webSocketProtocol : nil)
         let id = UUID()
         open.withLock { $0[id] = (client, connection) }
         let outbox = Outbox(maximumLines: 256, maximumBytes: 1 << 20)
@@ -101,10 +108,19 @@ final class WebEventStreams: Sendable {
             // A client that does not keep up is closed rather than buffered without end.
             if outbox.overflowed { await connection.close(code: 1008, reason: "too slow") }
         }
-        // The client only answers pings and closes; anything it sends is ignored.
+        // The client only answers pings and closes; anything it sends is ignored. A stream
+        // quiet for an interval is pinged; one that has answered nothing for two is gone.
+        let opened = ContinuousClock.now
         while true {
             do {
-                guard try await connection.receive(timeout: nil) != nil else { break }
+                guard try await connection.receive(timeout: ping) != nil else { break }
+            } catch let error as PhotonError where error.code == .timeout {
+                if ContinuousClock.now - (connection.lastActivity ?? opened) >= ping * 2 {
+                    log.debug("http: closed an event stream that answered no ping")
+                    await connection.close(code: 1001, reason: "no answer to pings")
+                    break
+                }
+                do { try await connection.sendPing() } catch { break }
             } catch {
                 break
             }
