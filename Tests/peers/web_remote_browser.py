@@ -166,7 +166,9 @@ def main():
             """
             const done = arguments[arguments.length - 1];
             const tv = arguments[0];
-            const headers = {"Content-Type": "application/json", "Photon-Web-Protocol": "1"};
+            // The page's requests carry its half of the token from its origin's storage.
+            const headers = {"Content-Type": "application/json", "Photon-Web-Protocol": "1",
+                             "Photon-Page-Key": localStorage.getItem("photon.key")};
             (async () => {
               const armed = await (await fetch(`/api/v1/tvs/${tv}/gesture/arm`,
                 {method: "POST", headers, body: JSON.stringify({seconds: 5})})).json();
