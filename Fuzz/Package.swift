@@ -25,6 +25,7 @@ let package = Package(
     targets: [
         .executableTarget(name: "FuzzHTTPResponse", dependencies: [core]),
         .executableTarget(name: "FuzzHTTPRequest", dependencies: [core, net, service]),
+        .executableTarget(name: "FuzzHTTPDoorClients", dependencies: [core, service]),
         .executableTarget(name: "FuzzWebSocketFrames", dependencies: [core, net]),
         .executableTarget(name: "FuzzAndroidTVMessages", dependencies: [core, androidTV]),
         .executableTarget(name: "FuzzCertificateSubject", dependencies: [core, androidTV]),

@@ -60,7 +60,11 @@ maintainer="Photon developers <maintainers@users.noreply.a-seed-b4e1784b.example
   echo "photon ($version) unstable; urgency=medium"
   echo
   echo "  * Release $version, built from the source tree (see the README)."
-  git log -8 --format='  * %s' 2>/dev/null | cut -c1-78 || true
+  # Subjects cut at a word boundary: a word cut in half reads as a misspelling to lintian.
+  git log -8 --format='%s' 2>/dev/null | while IFS= read -r subject; do
+    if [ ${#subject} -gt 72 ]; then subject="$(printf '%s' "$subject" | cut -c1-72 | sed -E 's/ [^ ]*$//') ..."; fi
+    printf '  * %s\n' "$subject"
+  done || true
   echo
   echo " -- $maintainer  $date"
 } > "$doc/changelog"

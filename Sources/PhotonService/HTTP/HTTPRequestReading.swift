@@ -193,3 +193,31 @@ struct HTTPAnswer: Sendable {
         return start.bytes + (head ? [] : body)
     }
 }
+
+/// What reading one request came to, in terms a fuzz target can check: the door's reader
+/// is played slow, silent, stalling and closing clients (Fuzz/Sources/FuzzHTTPDoorClients)
+/// and must answer each with a request within its limits, a refusal it can send, or a
+/// clean end, and never hang.
+public enum HTTPDoorReadingOutcome: Sendable, Equatable {
+    case request(bodyBytes: Int, leftoverBytes: Int)
+    case refused(status: Int)
+    /// The connection closed or went idle: nothing to answer.
+    case ended
+
+    /// Reads one request from `stream` as the door does.
+    public static func reading(
+        _ stream: any ByteStream, maximumHead: Int = 16 * 1024, maximumBody: Int = 16 * 1024, timeout: Duration = .seconds(10),
+        first: Bool = true
+    ) async -> HTTPDoorReadingOutcome {
+        do {
+            switch try await HTTPRequestReading.read(
+                from: stream, maximumHead: maximumHead, maximumBody: maximumBody, timeout: timeout, first: first)
+            {
+            case .request(let request, _): return .request(bodyBytes: request.body.count, leftoverBytes: request.leftover.count)
+            case .refused(let refusal): return .refused(status: refusal.status)
+            }
+        } catch {
+            return .ended
+        }
+    }
+}
