@@ -104,7 +104,7 @@ enum ControlCommands {
     static func key(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let inputs = try keyInputs(parsed.arguments.dropFirst(), raw: parsed.flag("raw"))
         let hold = try milliseconds(parsed, "hold", default: 1000)
-        let delay = try milliseconds(parsed, "delay", default: 100)
+        let delay = try milliseconds(parsed, "delay", default: Macro.keyPacingMilliseconds)
         let long = parsed.flag("long")
         let powersOn = inputs.contains { $0 == .key(.power) || $0 == .key(.powerOn) }
         let wake = WakeRequest(destinations: parsed.allValues("broadcast"))

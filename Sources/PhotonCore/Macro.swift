@@ -34,6 +34,10 @@ public enum MacroStep: Sendable, Equatable {
 public struct Macro: Sendable, Equatable {
     public var steps: [(text: String, step: MacroStep)]
 
+    /// The pause between two commands sent one after another, in a macro and by `photon
+    /// key` (its default `--delay`): real TVs drop keys that come in a burst.
+    public static let keyPacingMilliseconds = 100
+
     public static func == (a: Macro, b: Macro) -> Bool {
         a.steps.map(\.text) == b.steps.map(\.text) && a.steps.map(\.step) == b.steps.map(\.step)
     }

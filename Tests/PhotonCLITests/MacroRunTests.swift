@@ -28,6 +28,12 @@ import Testing
         let keyTimes = Self.times(roku.events("key"))
         #expect(keyTimes.count == 2 && keyTimes[1] - keyTimes[0] >= 0.4, "\(keyTimes)")
 
+        // Keys in a row are paced as `photon key` paces them (they came 0.5 ms apart before).
+        let burst = try await run(home, ["run", "den", "key down down", "key select"])
+        #expect(burst.process.terminationStatus == 0, "\(burst.standardError)")
+        let burstTimes = Array(Self.times(roku.events("key")).suffix(3))
+        #expect(burstTimes.count == 3 && zip(burstTimes, burstTimes.dropFirst()).allSatisfy { $1 - $0 >= 0.09 }, "\(burstTimes)")
+
         // A step the TV refuses (no such channel app): the steps after it are not sent.
         let failed = try await run(home, ["run", "den", "key home", "launch 999999", "key up"])
         #expect(failed.process.terminationStatus == 1, "\(failed.standardError)")
@@ -41,7 +47,7 @@ import Testing
         #expect(typo.process.terminationStatus == 2)
         #expect(typo.standardError.contains("step 2"), "\(typo.standardError)")
         try await Task.sleep(for: .milliseconds(200))
-        #expect(roku.events("key").compactMap { $0["key"] as? String } == ["Home", "Up", "Home"])
+        #expect(roku.events("key").compactMap { $0["key"] as? String } == ["Home", "Up", "Down", "Down", "Select", "Home"])
 
         // Saved macros: from a file with comments, run by name, listed, shown, deleted.
         let file = home.appendingPathComponent("evening.txt")

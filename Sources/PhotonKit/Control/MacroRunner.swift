@@ -19,7 +19,10 @@ public struct MacroStepResult: Sendable, Equatable {
 extension TVControl {
     /// Runs `macro` on `tv`, step by step: each command its own router command (own id,
     /// own `lifetime`, no retry); `wait` on `sleep`; `wait-for` watching the TV's reports.
-    /// The first failed step ends the macro: nothing after it is sent. `catalog` (the
+    /// Commands sent one after another (`key down down select`, or `key` steps in a row)
+    /// are `Macro.keyPacingMilliseconds` apart, as `photon key` paces them: real TVs drop
+    /// keys that come in a burst. The first failed step ends the macro: nothing after it
+    /// is sent. `catalog` (the
     /// brand's app ids) lets `wait-for app youtube` recognise the TV's id for YouTube.
     /// Returns a result per step run; `progress` hears each as it ends.
     public func runMacroHere(
@@ -39,13 +42,20 @@ extension TVControl {
         }
         let watcher = MacroWatcher(session.updates)
         defer { watcher.stop() }
+        // Whether the last thing the macro did was send a command (the next one waits).
+        var justSent = false
         for (offset, entry) in macro.steps.enumerated() {
             let started = ContinuousClock.now
             var failure: PhotonError?
             do {
+                if case .commands = entry.step {} else { justSent = false }
                 switch entry.step {
                 case .commands(let commands):
-                    for command in commands { try await session.send(command, lifetime: lifetime) }
+                    for command in commands {
+                        if justSent { try await sleep(.milliseconds(Macro.keyPacingMilliseconds)) }
+                        try await session.send(command, lifetime: lifetime)
+                        justSent = true
+                    }
                 case .power(let target):
                     _ = try await setPower(target, of: tv, wake: wake, lifetime: lifetime)
                 case .wait(let duration):
