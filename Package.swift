@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "AndroidTV", targets: ["AndroidTV"]),
         .library(name: "SamsungTV", targets: ["SamsungTV"]),
         .library(name: "Roku", targets: ["Roku"]),
+        .library(name: "Sony", targets: ["Sony"]),
         .library(name: "LGWebOS", targets: ["LGWebOS"]),
         .library(name: "FireTV", targets: ["FireTV"]),
         .library(name: "AppleTV", targets: ["AppleTV"]),
@@ -110,13 +111,13 @@ let package = Package(
         // apart from it every brand's emulated TV (photon-emulator, benchmarks and tests).
         .target(
             name: "PhotonPlugins",
-            dependencies: ["PhotonCore", "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "AppleTV"],
+            dependencies: ["PhotonCore", "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "AppleTV", "Sony"],
             path: "Sources/PhotonPlugins"),
         .target(
             name: "PhotonEmulatorPlugins",
             dependencies: [
                 "PhotonCore", "PhotonPlugins", "PhotonEmulatorSupport", "AndroidTVEmulator", "SamsungTVEmulator", "RokuEmulator",
-                "LGWebOSEmulator", "FireTVEmulator", "AppleTVEmulator",
+                "LGWebOSEmulator", "FireTVEmulator", "AppleTVEmulator", "SonyEmulator",
             ],
             path: "Sources/PhotonEmulatorPlugins"),
 
@@ -133,6 +134,10 @@ let package = Package(
 
         // Brand adapters and their emulated TVs.
         .target(name: "Roku", dependencies: ["PhotonCore"], path: "Plugins/Roku"),
+        .target(name: "Sony", dependencies: ["PhotonCore"], path: "Plugins/Sony"),
+        .target(
+            name: "SonyEmulator", dependencies: ["Sony", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
+            path: "Plugins/SonyEmulator"),
         .target(
             name: "RokuEmulator", dependencies: ["Roku", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
             path: "Plugins/RokuEmulator"),
@@ -204,7 +209,7 @@ let package = Package(
             name: "PhotonUnitTests",
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonKit", "PhotonService", "PhotonCLI", "PhotonTesting", "PhotonTestSupport",
-                "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator",
+                "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator", "Sony",
             ]),
         .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto", "PhotonTestSupport"]),
         .testTarget(
@@ -230,6 +235,9 @@ let package = Package(
                 "PhotonNet",
                 "PhotonStore", "PhotonTestSupport", "PhotonTesting",
             ]),
+        .testTarget(
+            name: "SonyTests",
+            dependencies: ["Sony", "SonyEmulator", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
         .testTarget(
             name: "RokuTests",
             dependencies: ["Roku", "RokuEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),

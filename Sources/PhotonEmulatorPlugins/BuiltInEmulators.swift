@@ -7,6 +7,7 @@ import PhotonEmulatorSupport
 import PhotonPlugins
 import RokuEmulator
 import SamsungTVEmulator
+import SonyEmulator
 
 /// The emulated TVs built into `photon-emulator`, the benchmarks and the tests: one line
 /// per brand, registered apart from the adapters so that `photon` and `photon-cli` carry
@@ -20,6 +21,7 @@ public enum BuiltInEmulators {
         LGEmulatorPlugin(),
         FireTVEmulatorPlugin(),
         AppleTVEmulatorPlugin(),
+        SonyEmulatorPlugin(),
     ]
 
     /// Each built-in adapter with its emulated TV where it has one, in the adapters' order

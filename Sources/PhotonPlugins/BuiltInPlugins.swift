@@ -5,6 +5,7 @@ import LGWebOS
 import PhotonCore
 import Roku
 import SamsungTV
+import Sony
 
 /// The brands built into Photon's tools: the one registration list of adapters. A brand
 /// is its folders under Plugins/ plus one line here (and one in `BuiltInEmulators` for its
@@ -20,6 +21,7 @@ public enum BuiltInPlugins {
         LGWebOSAdapter(),
         FireTVAdapter(),
         AppleTVAdapter(),
+        SonyAdapter(),
     ]
 
     /// The adapters, for the CLI, the daemon and `PhotonKit`.

@@ -143,16 +143,17 @@ def main():
 
         # A tap shorter than the arm request's round trip leaves nothing armed (measured before
         # the fix: a 50 ms tap under 308 ms of latency left the page armed for the full time).
+        # 1.5 s of latency here, so that a loaded machine's slow tap is still the shorter.
         driver.execute_script(
             """
             const real = window.fetch;
             window.photonRealFetch = real;
             window.fetch = (url, init) => String(url).includes("/gesture/arm")
-              ? new Promise((resolve) => setTimeout(resolve, 300)).then(() => real(url, init))
+              ? new Promise((resolve) => setTimeout(resolve, 1500)).then(() => real(url, init))
               : real(url, init);
             """)
         ActionChains(driver).click_and_hold(arm).pause(0.05).release(arm).perform()
-        time.sleep(1.0)
+        time.sleep(2.0)
         for _ in range(8):
             motion(driver, 0, 0, 0)
             time.sleep(0.05)
