@@ -179,6 +179,7 @@ let package = Package(
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
                 "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator", "PhotonDiscovery", "PhotonService", "PhotonKit",
                 "LGWebOS", "LGWebOSEmulator", "PhotonMQTT", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator", "PhotonVoice",
+                "Sony", "SonyEmulator",
             ],
             path: "Benchmarks/photon-bench"),
 

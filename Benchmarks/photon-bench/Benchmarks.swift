@@ -153,6 +153,9 @@ enum Benchmarks {
         // 5e. Apple TV against its emulator, versus pyatv.
         rows += try await AppleTVBench.run(python: python, repositoryRoot: repositoryRoot)
 
+        // 5e'. Sony against its emulator, versus pybravia.
+        rows += try await SonyBench.run(python: python, repositoryRoot: repositoryRoot)
+
         // 5f. Voice: recognition on this machine (no peer), and live Android TV pieces.
         let voice = try await VoiceBench.run()
         rows += voice.rows
@@ -207,6 +210,10 @@ enum Benchmarks {
             - Roku rows: the emulated Roku inside the benchmark process (ECP over HTTP/1.1 on
               loopback); the Python column is rokuecp 0.19.5 (aiohttp, one session per run).
               Photon keeps one HTTP connection alive per session. Same method as Android TV.
+            - Sony rows: the emulated Bravia inside the benchmark process (IRCC-SOAP over
+              HTTP/1.1 on loopback, with the TV's pre-shared key); the Python column is pybravia
+              0.5.3 (aiohttp), which reads the TV's key table and sends an empty IRCC code before
+              its first key, as Photon does. Same method as Android TV.
             - LG rows: the emulated LG TV inside the benchmark process (SSAP over WSS, keys over
               the pointer socket); the Python column is aiowebostv 0.10.0, whose connect also
               subscribes to eight state services before the first key. Same method as Android TV.

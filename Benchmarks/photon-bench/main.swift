@@ -40,6 +40,7 @@ while let first = arguments.first {
         case "lg": rows = try await LGBench.run(python: python, repositoryRoot: root)
         case "firetv": rows = try await FireTVBench.run(python: python, repositoryRoot: root)
         case "appletv": rows = try await AppleTVBench.run(python: python, repositoryRoot: root)
+        case "sony": rows = try await SonyBench.run(python: python, repositoryRoot: root)
         case "voice":
             let voice = try await VoiceBench.run()
             rows = voice.rows + voice.notes
