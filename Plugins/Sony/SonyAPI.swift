@@ -66,8 +66,10 @@ final class SonyAPI: Sendable {
     }
 
     /// A call whose error is a failure: the result, or the TV's error as an error.
-    func result(_ service: String, _ method: String, _ params: [JSONValue] = [], version: String = "1.0") async throws -> [JSONValue] {
-        switch try await call(service, method, params, version: version) {
+    func result(
+        _ service: String, _ method: String, _ params: [JSONValue] = [], version: String = "1.0", timeout: Duration? = nil
+    ) async throws -> [JSONValue] {
+        switch try await call(service, method, params, version: version, timeout: timeout) {
         case .result(let result): return result
         case .error(let code, let message): throw Self.failure(code: code, message: message, what: "\(service)/\(method)")
         }

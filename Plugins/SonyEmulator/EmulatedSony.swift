@@ -72,6 +72,10 @@ public final class EmulatedSony: Sendable {
             ("com.sony.dtv.com.sony.dtv.tvplayer.com.sony.dtv.tvplayer.MainActivity", "TV"),
         ]
     static let soundOutputs = ["speaker", "audioSystem", "speaker_hdmi"]
+    /// The tuner's channels: 60, so that a list takes two pages.
+    static let channels: [(uri: String, number: String, title: String)] = (1...60).map { n in
+        ("tv:dvbt?trip=8468.\(1000 + n).\(n)&srvName=Photon%20\(n)", String(format: "%03d", n), n == 7 ? "Photon News" : "Photon \(n)")
+    }
     /// The remote's keys: Photon's names and a few of Sony's own, with IRCC codes shaped as
     /// Bravias give them (known codes where they are known).
     static let keyCodes: [(name: String, code: String)] = {
@@ -376,8 +380,30 @@ public final class EmulatedSony: Sendable {
         case ("avContent", "getSourceList"):
             guard p["scheme"]?.stringValue == "tv" else { return .success([.array([])]) }
             return .success([.array([.object([("source", "tv:dvbt")])])])
+        case ("avContent", "getContentCount"):
+            guard p["source"]?.stringValue == "tv:dvbt" else { return .success([.object([("count", .int(0))])]) }
+            return .success([.object([("count", .int(Self.channels.count))])])
+        case ("avContent", "getContentList"):
+            guard p["source"]?.stringValue == "tv:dvbt", let start = p["stIdx"]?.intValue, let count = p["cnt"]?.intValue, start >= 0,
+                (1...50).contains(count)
+            else { return .failure(.argument("stIdx/cnt")) }
+            let page = Self.channels.dropFirst(start).prefix(count).enumerated().map { offset, channel in
+                JSONValue.object([
+                    ("uri", .string(channel.uri)), ("title", .string(channel.title)), ("index", .int(start + offset)),
+                    ("dispNum", .string(channel.number)), ("programMediaType", "tv"),
+                ])
+            }
+            return .success([.array(page)])
         case ("avContent", "setPlayContent"):
             guard let uri = p["uri"]?.stringValue else { return .failure(.argument("uri")) }
+            if let channel = Self.channels.first(where: { $0.uri == uri }) {
+                state.withLock { s in
+                    s.input = "tv:dvbt"
+                    s.app = nil
+                }
+                emit(EmulatorEvent("channel", [("number", .string(String(Int(channel.number) ?? 0))), ("uri", .string(uri))]))
+                return .success([])
+            }
             let standard = uri.hasPrefix("tv:") ? "tv" : Self.inputs.first { $0.uri == uri }?.standard
             guard let standard else { return .failure(RPCError(code: 41001, message: "not found: \(uri)")) }
             state.withLock { s in

@@ -57,6 +57,16 @@ import Testing
         #expect(SonyReadings.standardSoundName("audioSystem") == "arc" && SonyReadings.soundValue(for: "ARC") == "audioSystem")
     }
 
+    @Test func channelsAreNumberedAsTheTVShowsThem() throws {
+        let channels = try SonyReadings.channels(
+            try result(
+                #"{"result":[[{"uri":"tv:dvbt?trip=1.2.3","dispNum":"007","title":"News"},{"uri":"tv:dvbt?x","dispNum":"7.1"},{"uri":"tv:x","dispNum":"abc"},{"dispNum":"9"},{"uri":"tv:y","dispNum":"000"}]]}"#
+            ))
+        #expect(channels.map(\.number) == ["7", "7.1"])
+        #expect(channels[0] == TVChannel(id: "tv:dvbt?trip=1.2.3", number: "7", name: "News"))
+        #expect(throws: PhotonError.self) { _ = try SonyReadings.channels(try result(#"{"result":[{}]}"#)) }
+    }
+
     @Test func keyTablesTakeOnlyCodesThatCannotEscapeTheEnvelope() throws {
         let table = try SonyKeys.parseTable(
             try result(#"{"result":[{"bundled":true},[{"name":"Home","value":"AAAAAQAAAAEAAABgAw=="},{"name":"Evil","value":"</IRCCCode><x>"}]]}"#))

@@ -2,8 +2,8 @@ import PhotonCore
 import Sony
 
 // What the Sony adapter reads from a Bravia: a JSON-RPC answer, then every reading made of
-// its result (system information, power, volume, inputs, apps, sound output, the key
-// table). Each either reads or throws; what it reads stays within its bounds.
+// its result (system information, power, volume, inputs, apps, sound output, channels,
+// the key table). Each either reads or throws; what it reads stays within its bounds.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
@@ -22,6 +22,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         precondition(SonyReadings.isPlayableURI(app.id), "an app uri that cannot be sent back was read")
     }
     _ = try? SonyReadings.soundOutputs(result)
+    for channel in (try? SonyReadings.channels(result)) ?? [] {
+        precondition(SonyReadings.isPlayableURI(channel.id) && (try? ChannelNumber(parsing: channel.number)) != nil, "an unusable channel was read")
+    }
     for (_, code) in (try? SonyKeys.parseTable(result)) ?? [:] {
         precondition(SonyKeys.isIRCCCode(code), "an IRCC code that could escape the SOAP body was read")
     }
