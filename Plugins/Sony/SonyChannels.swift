@@ -18,9 +18,8 @@ extension SonySession: ChannelTuning {
             let total = min(max(count.first?["count"]?.intValue ?? 0, 0), Self.channelLimit - channels.count)
             var index = 0
             while index < total {
-                let page = try await api.result(
-                    "avContent", "getContentList", [.object([("source", .string(source)), ("stIdx", .int(index)), ("cnt", .int(min(50, total - index)))])],
-                    timeout: .seconds(20))
+                let request = JSONValue.object([("source", .string(source)), ("stIdx", .int(index)), ("cnt", .int(min(50, total - index)))])
+                let page = try await api.result("avContent", "getContentList", [request], timeout: .seconds(20))
                 let read = try SonyReadings.channels(page)
                 channels += read
                 guard !read.isEmpty else { break }
