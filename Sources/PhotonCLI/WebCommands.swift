@@ -39,8 +39,15 @@ enum WebCommands {
         var fields: [(String, JSONValue)] = [("code", .string(code)), ("expiresAt", .double(expires.timeIntervalSince1970.rounded()))]
         if let door { fields.append(("url", .string(door.url))) }
         if let fingerprint = door?.fingerprint { fields.append(("fingerprint", .string(fingerprint))) }
+        // A door on loopback is reachable from this machine only: no phone can open it.
+        let loopbackOnly = door.map { Self.isLoopback(URL(string: $0.url)?.host ?? "") } ?? false
+        if door != nil { fields.append(("reachableFromOtherDevices", .bool(!loopbackOnly))) }
         var text = "Pairing code: \(code)  (valid 5 minutes, once)\n"
-        if let door {
+        if let door, loopbackOnly {
+            text += "Open \(door.url) in a browser on this machine and enter the code.\n"
+            text += "The door listens on this machine only, so a phone cannot open it: to pair a phone, serve it on the network\n"
+            text += "  (photon serve --http 0.0.0.0:PORT, HTTPS with this installation's certificate), then run photon web pair again.\n"
+        } else if let door {
             text += "Open \(door.url) on the phone and enter the code.\n"
             if let fingerprint = door.fingerprint {
                 text += "The page's certificate is self-signed; its SHA-256 fingerprint is\n  \(fingerprint)\n"
@@ -53,6 +60,12 @@ enum WebCommands {
         }
         context.emit(.object(fields), text: text)
         return 0
+    }
+
+    /// Whether `host` (from the door's URL) is a loopback address or name.
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return bare.hasPrefix("127.") || bare == "::1" || bare == "localhost"
     }
 
     static func runClients(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {

@@ -58,9 +58,13 @@ import Testing
         #expect(url.hasPrefix("http://127.0.0.1:"))
         let shown = try await e2e.finished(home, ["web", "show", "--json"])
         #expect(shown.standardOutput.contains(url), "\(shown.standardOutput)")
+        // On loopback no phone can open the door, and `web pair` says so (newcomer #25).
+        let onLoopback = try await e2e.finished(home, ["web", "pair"])
+        #expect(onLoopback.standardOutput.contains("a phone cannot open it"), "\(onLoopback.standardOutput)")
         let paired = try await e2e.finished(home, ["web", "pair", "--json"])
-        let code = try #require(
-            (try JSONSerialization.jsonObject(with: Data(paired.standardOutput.utf8)) as? [String: Any])?["code"] as? String)
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(paired.standardOutput.utf8)) as? [String: Any])
+        #expect(answer["reachableFromOtherDevices"] as? Bool == false)
+        let code = try #require(answer["code"] as? String)
 
         // Roku last: the gestures go to it.
         let order = ["samsung", "lg", "androidtv", "firetv", "appletv", "roku"]
