@@ -7,9 +7,17 @@ enum HelpCommands {
         [
             CommandSpec(
                 ["help"], summary: "the overview, or one command's help", arguments: "[COMMAND...]", minimumArguments: 0,
-                maximumArguments: nil, details: "The same as `photon --help` and `photon COMMAND --help`.",
-                examples: ["photon help", "photon help volume", "photon help web pair"],
+                maximumArguments: nil,
+                options: [
+                    OptionSpec("man", help: "print the photon(1) manual page, for a checkout without it installed: photon help --man | man -l -")
+                ],
+                details: "The same as `photon --help` and `photon COMMAND --help`.",
+                examples: ["photon help", "photon help volume", "photon help web pair", "photon help --man | man -l -"],
                 run: { parsed, context in
+                    if parsed.flag("man") {
+                        context.terminal.write(ManPages.photon(registry).roff)
+                        return 0
+                    }
                     let parser = PhotonCommandLine.parser(for: registry)
                     guard !parsed.arguments.isEmpty else {
                         context.terminal.write(HelpText.overview(parser, registry: registry))

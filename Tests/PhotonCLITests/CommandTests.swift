@@ -156,6 +156,10 @@ import Testing
         let volume = await photon("help", "volume")
         #expect(volume.status == 0 && volume.out.contains("Usage: photon volume TV up|down|mute|LEVEL"), "\(volume.out)")
         #expect(await photon("help", "web", "pair").out.contains("photon web pair"))
+        // The manual page from a checkout (newcomer #18): roff, with every command.
+        let man = await photon("help", "--man").out
+        #expect(man.contains("\n.TH PHOTON 1 "), "\(man.prefix(200))")
+        #expect(man.contains("web pair"))
         let unknown = await photon("help", "warp")
         #expect(unknown.status == 2, "\(unknown.err)")
         let version = await photon("version")
