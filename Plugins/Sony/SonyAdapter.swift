@@ -8,7 +8,7 @@ public struct SonyAdapter: TVAdapter {
     public static let brandID = "sony"
     public static let maximumCapabilities = Capabilities(
         .keys, .text, .appLaunch, .appList, .volumeState, .volumeSet, .powerState, .wakeOnLAN, .inputs, .inputList, .soundOutput,
-        .channelList)
+        .channelList, .pictureMode)
 
     /// The names of the secrets a Sony pairing keeps.
     public static let pskSecret = "psk"

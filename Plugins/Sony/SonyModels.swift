@@ -179,7 +179,7 @@ public enum SonyReadings {
         !uri.isEmpty && uri.utf8.count <= 512 && uri.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 34 && $0 != 60 && $0 != 62 && $0 != 92 }
     }
 
-    static func isSettingValue(_ value: String) -> Bool {
+    public static func isSettingValue(_ value: String) -> Bool {
         !value.isEmpty && value.utf8.count <= 64 && value.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == 95 || $0 == 45 }
     }
 }

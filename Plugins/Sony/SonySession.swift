@@ -45,6 +45,7 @@ final class SonySession: KeySending, TextTyping, AppLaunching, AppListing, Volum
         var power = first
         var volume: VolumeState?
         var sound: String?
+        var picture: String?
         var reported = false
         while !Task.isCancelled {
             do {
@@ -71,6 +72,12 @@ final class SonySession: KeySending, TextTyping, AppLaunching, AppListing, Volum
                 {
                     sound = current
                     continuation.yield(.setting(name: SoundOutputName.setting, value: SonyReadings.standardSoundName(current)))
+                }
+                if case .result(let result) = try await api.call("video", "getPictureQualitySettings", [.object([("target", "pictureMode")])]),
+                    let current = try SonyReadings.pictureModes(result).current, current != picture
+                {
+                    picture = current
+                    continuation.yield(.setting(name: PictureModeName.setting, value: SonyReadings.standardPictureName(current)))
                 }
             } catch is CancellationError {
                 return

@@ -40,6 +40,7 @@ public final class EmulatedSony: Sendable {
         var input = "extInput:hdmi?port=1"
         var app: String?
         var sound = "speaker"
+        var picture = "standard"
         var pendingPIN: String?
         /// Registered clients by client id, with the PIN they registered with.
         var registered: [String: String] = [:]
@@ -72,6 +73,7 @@ public final class EmulatedSony: Sendable {
             ("com.sony.dtv.com.sony.dtv.tvplayer.com.sony.dtv.tvplayer.MainActivity", "TV"),
         ]
     static let soundOutputs = ["speaker", "audioSystem", "speaker_hdmi"]
+    static let pictureModes = ["vivid", "standard", "cinemaPro", "cinemaHome", "sports", "animation", "game", "graphics", "custom"]
     /// The tuner's channels: 60, so that a list takes two pages.
     static let channels: [(uri: String, number: String, title: String)] = (1...60).map { n in
         ("tv:dvbt?trip=8468.\(1000 + n).\(n)&srvName=Photon%20\(n)", String(format: "%03d", n), n == 7 ? "Photon News" : "Photon \(n)")
@@ -365,6 +367,25 @@ public final class EmulatedSony: Sendable {
             }
             state.withLock { $0.sound = value }
             emit(EmulatorEvent("sound", [("output", .string(value))]))
+            return .success([])
+        case ("video", "getPictureQualitySettings"):
+            let picture = state.withLock { $0.picture }
+            let target = p["target"]?.stringValue ?? ""
+            guard target.isEmpty || target == "pictureMode" else { return .success([.array([])]) }
+            return .success([
+                .array([
+                    .object([
+                        ("target", "pictureMode"), ("currentValue", .string(picture)),
+                        ("candidate", .array(Self.pictureModes.map { .object([("value", .string($0))]) })),
+                    ])
+                ])
+            ])
+        case ("video", "setPictureQualitySettings"):
+            guard let setting = p["settings"]?.arrayValue?.first, setting["target"]?.stringValue == "pictureMode",
+                let value = setting["value"]?.stringValue, Self.pictureModes.contains(value)
+            else { return .failure(.argument("settings")) }
+            state.withLock { $0.picture = value }
+            emit(EmulatorEvent("picture", [("mode", .string(value))]))
             return .success([])
         case ("avContent", "getCurrentExternalInputsStatus"):
             let current = state.withLock { $0.app == nil ? $0.input : "" }

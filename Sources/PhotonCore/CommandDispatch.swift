@@ -64,6 +64,7 @@ extension RemoteCommand {
             try await Self.implementation(of: Notifying.self, in: session, for: needed).notify(message)
         case .screen(let on): try await Self.implementation(of: ScreenSwitching.self, in: session, for: needed).setScreen(on: on)
         case .sound(let output): try await Self.implementation(of: SoundOutputSwitching.self, in: session, for: needed).setSoundOutput(output)
+        case .picture(let mode): try await Self.implementation(of: PictureModeSwitching.self, in: session, for: needed).setPictureMode(mode)
         case .channel(let number):
             if Self.channelMethod(for: session) == .tuningCall, let tuner = session as? any ChannelTuning {
                 try await tuner.tune(number)

@@ -7,6 +7,8 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
     case channels
     /// Where the TV's audio can go (`photon sound TV`).
     case soundOutputs = "sound-outputs"
+    /// The TV's picture modes (`photon picture TV`).
+    case pictureModes = "picture-modes"
 
     /// The capability a TV declares when it can give this list.
     public var requiredCapability: Capability {
@@ -15,6 +17,7 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
         case .inputs: return .inputList
         case .channels: return .channelList
         case .soundOutputs: return .soundOutput
+        case .pictureModes: return .pictureMode
         }
     }
 
@@ -37,6 +40,8 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
             case .soundOutputs:
                 throw PhotonError.unsupported(
                     "the TV cannot say where its audio goes", hint: "its brand's protocol has no sound output call")
+            case .pictureModes:
+                throw PhotonError.unsupported("the TV cannot list its picture modes", hint: "its brand's protocol has no picture mode call")
             case .inputs:
                 throw PhotonError.unsupported(
                     "the TV cannot list its inputs",
@@ -57,6 +62,8 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
             return channels.map { TVListItem(id: $0.id, name: $0.name, number: $0.number) }
         case .soundOutputs:
             return try await RemoteCommand.implementation(of: SoundOutputSwitching.self, in: session, for: requiredCapability).soundOutputs()
+        case .pictureModes:
+            return try await RemoteCommand.implementation(of: PictureModeSwitching.self, in: session, for: requiredCapability).pictureModes()
         }
     }
 }

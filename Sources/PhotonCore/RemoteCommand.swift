@@ -32,6 +32,9 @@ public enum RemoteCommand: Sendable, Hashable {
     /// Sends the TV's audio to an output: a standard name (`speaker`, `arc`, `optical`,
     /// `bluetooth`, `headphone`, `lineout`) or the TV's own id for one.
     case sound(String)
+    /// Switches the picture mode: a standard name (`vivid`, `standard`, `cinema`, `game`,
+    /// `sports`, `custom`) or the TV's own name for one.
+    case picture(String)
     /// Wakes a TV that does not answer (Wake-on-LAN to its stored MACs) and waits for
     /// it. Performed by the session service, never by an adapter's session, but admitted
     /// by the router like every other command: an expired or repeated wake sends nothing.
@@ -60,6 +63,7 @@ public enum RemoteCommand: Sendable, Hashable {
         case .screen: return .screenPower
         case .channel: return .keys
         case .sound: return .soundOutput
+        case .picture: return .pictureMode
         case .wake: return .wakeOnLAN
         }
     }
@@ -98,6 +102,9 @@ public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
     /// Where the TV's audio goes: listing the outputs, switching, and reporting the one in
     /// use (`photon sound TV arc`).
     case soundOutput = "sound-output"
+    /// The picture modes: listing them, switching, and reporting the one in use
+    /// (`photon picture TV cinema`).
+    case pictureMode = "picture-mode"
 }
 
 /// A set of capabilities, kept as a value so it can be stored and compared.
@@ -201,6 +208,7 @@ extension RemoteCommand {
         case .screen(let on): return "screen \(on ? "on" : "off")"
         case .channel(let number): return "channel \(number)"
         case .sound(let output): return "sound \(Redaction.sanitize(output))"
+        case .picture(let mode): return "picture \(Redaction.sanitize(mode))"
         case .wake(let request): return "wake (waiting up to \(Int(request.patience.seconds)) s)"
         }
     }

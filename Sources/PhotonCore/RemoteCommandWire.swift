@@ -37,6 +37,7 @@ extension RemoteCommand {
         case "notify": self = .notify(json["notify"]?.stringValue ?? "")
         case "screen": self = .screen(on: json["screen"]?.stringValue?.lowercased() == "on")
         case "sound": self = .sound(json["sound"]?.stringValue ?? "")
+        case "picture": self = .picture(json["picture"]?.stringValue ?? "")
         case "volume":
             if let step = json["volume"]?.stringValue.flatMap(VolumeChange.init(rawValue:)) {
                 self = .volume(step)
@@ -95,6 +96,7 @@ extension RemoteCommand {
         case .screen(let on): return .object([("screen", .string(on ? "on" : "off"))])
         case .channel(let number): return .object([("channel", .string(number.description))])
         case .sound(let output): return .object([("sound", .string(output))])
+        case .picture(let mode): return .object([("picture", .string(mode))])
         case .spoken(let words, let target):
             return .object([("voice", .object([("text", .string(words)), ("to", .string(target.rawValue))]))])
         case .voice, .liveVoice:
