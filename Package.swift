@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "SamsungTV", targets: ["SamsungTV"]),
         .library(name: "Roku", targets: ["Roku"]),
         .library(name: "Sony", targets: ["Sony"]),
+        .library(name: "Vizio", targets: ["Vizio"]),
         .library(name: "LGWebOS", targets: ["LGWebOS"]),
         .library(name: "FireTV", targets: ["FireTV"]),
         .library(name: "AppleTV", targets: ["AppleTV"]),
@@ -111,13 +112,13 @@ let package = Package(
         // apart from it every brand's emulated TV (photon-emulator, benchmarks and tests).
         .target(
             name: "PhotonPlugins",
-            dependencies: ["PhotonCore", "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "AppleTV", "Sony"],
+            dependencies: ["PhotonCore", "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "AppleTV", "Sony", "Vizio"],
             path: "Sources/PhotonPlugins"),
         .target(
             name: "PhotonEmulatorPlugins",
             dependencies: [
                 "PhotonCore", "PhotonPlugins", "PhotonEmulatorSupport", "AndroidTVEmulator", "SamsungTVEmulator", "RokuEmulator",
-                "LGWebOSEmulator", "FireTVEmulator", "AppleTVEmulator", "SonyEmulator",
+                "LGWebOSEmulator", "FireTVEmulator", "AppleTVEmulator", "SonyEmulator", "VizioEmulator",
             ],
             path: "Sources/PhotonEmulatorPlugins"),
 
@@ -135,6 +136,10 @@ let package = Package(
         // Brand adapters and their emulated TVs.
         .target(name: "Roku", dependencies: ["PhotonCore"], path: "Plugins/Roku"),
         .target(name: "Sony", dependencies: ["PhotonCore"], path: "Plugins/Sony"),
+        .target(name: "Vizio", dependencies: ["PhotonCore"], path: "Plugins/Vizio"),
+        .target(
+            name: "VizioEmulator", dependencies: ["Vizio", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
+            path: "Plugins/VizioEmulator"),
         .target(
             name: "SonyEmulator", dependencies: ["Sony", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
             path: "Plugins/SonyEmulator"),
@@ -179,7 +184,7 @@ let package = Package(
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
                 "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator", "PhotonDiscovery", "PhotonService", "PhotonKit",
                 "LGWebOS", "LGWebOSEmulator", "PhotonMQTT", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator", "PhotonVoice",
-                "Sony", "SonyEmulator",
+                "Sony", "SonyEmulator", "Vizio", "VizioEmulator",
             ],
             path: "Benchmarks/photon-bench"),
 
@@ -210,7 +215,7 @@ let package = Package(
             name: "PhotonUnitTests",
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonKit", "PhotonService", "PhotonCLI", "PhotonTesting", "PhotonTestSupport",
-                "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator", "Sony",
+                "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator", "Sony", "Vizio",
             ]),
         .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto", "PhotonTestSupport"]),
         .testTarget(
@@ -239,6 +244,9 @@ let package = Package(
         .testTarget(
             name: "SonyTests",
             dependencies: ["Sony", "SonyEmulator", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
+        .testTarget(
+            name: "VizioTests",
+            dependencies: ["Vizio", "VizioEmulator", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
         .testTarget(
             name: "RokuTests",
             dependencies: ["Roku", "RokuEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),

@@ -8,6 +8,7 @@ import PhotonPlugins
 import RokuEmulator
 import SamsungTVEmulator
 import SonyEmulator
+import VizioEmulator
 
 /// The emulated TVs built into `photon-emulator`, the benchmarks and the tests: one line
 /// per brand, registered apart from the adapters so that `photon` and `photon-cli` carry
@@ -22,6 +23,7 @@ public enum BuiltInEmulators {
         FireTVEmulatorPlugin(),
         AppleTVEmulatorPlugin(),
         SonyEmulatorPlugin(),
+        VizioEmulatorPlugin(),
     ]
 
     /// Each built-in adapter with its emulated TV where it has one, in the adapters' order

@@ -6,6 +6,7 @@ import PhotonCore
 import Roku
 import SamsungTV
 import Sony
+import Vizio
 
 /// The brands built into Photon's tools: the one registration list of adapters. A brand
 /// is its folders under Plugins/ plus one line here (and one in `BuiltInEmulators` for its
@@ -22,6 +23,7 @@ public enum BuiltInPlugins {
         FireTVAdapter(),
         AppleTVAdapter(),
         SonyAdapter(),
+        VizioAdapter(),
     ]
 
     /// The adapters, for the CLI, the daemon and `PhotonKit`.
