@@ -308,6 +308,10 @@ public final class EmulatedVizio: Sendable {
                         ])
                     )
                 ])
+        case ("GET", let p) where p.hasSuffix("/tv_information/serial_number"):
+            // Served without a token, as pyvizio reads it.
+            return Self.answer(
+                "SUCCESS", [("ITEMS", .array([Self.item("serial_number", name: "Serial Number", value: .string(configuration.serial))]))])
         default: break
         }
         guard let auth = request.head["AUTH"], state.withLock({ $0.tokens.contains(auth) }) else {
@@ -329,8 +333,6 @@ public final class EmulatedVizio: Sendable {
                 Self.item("power_mode", name: "Power Mode", value: .int(s.0 ? 0 : 1)),
                 Self.item("current_input", name: "Current Input", value: .string(s.1)), Self.item("volume", name: "Volume", value: .int(s.2)),
             ])
-        case ("GET", let p) where p.hasSuffix("/tv_information/serial_number"):
-            return items([Self.item("serial_number", name: "Serial Number", value: .string(configuration.serial))])
         case ("PUT", "/key_command/"):
             for key in (field("KEYLIST")?.arrayValue ?? []).prefix(16) {
                 guard let codeset = VizioJSON.integer(VizioJSON.field(key, "CODESET")), let code = VizioJSON.integer(VizioJSON.field(key, "CODE"))
