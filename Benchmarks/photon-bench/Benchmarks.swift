@@ -156,6 +156,9 @@ enum Benchmarks {
         // 5e'. Sony against its emulator, versus pybravia.
         rows += try await SonyBench.run(python: python, repositoryRoot: repositoryRoot)
 
+        // 5e''. Vizio against its emulator, versus pyvizio.
+        rows += try await VizioBench.run(python: python, repositoryRoot: repositoryRoot)
+
         // 5f. Voice: recognition on this machine (no peer), and live Android TV pieces.
         let voice = try await VoiceBench.run()
         rows += voice.rows
@@ -214,6 +217,10 @@ enum Benchmarks {
               HTTP/1.1 on loopback, with the TV's pre-shared key); the Python column is pybravia
               0.5.3 (aiohttp), which reads the TV's key table and sends an empty IRCC code before
               its first key, as Photon does. Same method as Android TV.
+            - Vizio rows: the emulated SmartCast TV inside the benchmark process (key commands
+              as HTTPS PUTs on loopback, the certificate pinned); the Python column is pyvizio
+              0.1.64 (aiohttp, one session for the run, certificate not checked). Same method
+              as Android TV.
             - LG rows: the emulated LG TV inside the benchmark process (SSAP over WSS, keys over
               the pointer socket); the Python column is aiowebostv 0.10.0, whose connect also
               subscribes to eight state services before the first key. Same method as Android TV.

@@ -41,6 +41,7 @@ while let first = arguments.first {
         case "firetv": rows = try await FireTVBench.run(python: python, repositoryRoot: root)
         case "appletv": rows = try await AppleTVBench.run(python: python, repositoryRoot: root)
         case "sony": rows = try await SonyBench.run(python: python, repositoryRoot: root)
+        case "vizio": rows = try await VizioBench.run(python: python, repositoryRoot: root)
         case "voice":
             let voice = try await VoiceBench.run()
             rows = voice.rows + voice.notes
