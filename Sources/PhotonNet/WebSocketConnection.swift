@@ -191,13 +191,19 @@ public final class WebSocketConnection: MessageStream {
     /// fills our send buffer; past this bound it is treated as gone.
     static let pongWriteLimit: Duration = .seconds(2)
 
-    /// Answers a ping within the receive's deadline (and `pongWriteLimit`), so a flood of
-    /// pings cannot hold a receive, or the send gate, for long. A pong that cannot be
-    /// written in time ends the connection: a half-written frame cannot be taken back.
+    /// The least time a pong gets, however close the receive's deadline: a ping read just
+    /// before it is still answered (it was dropped unanswered, so a peer that pings a
+    /// client polling with short receives saw no pong and hung up).
+    static let pongWriteFloor: Duration = .milliseconds(500)
+
+    /// Answers a ping within the receive's deadline (at least `pongWriteFloor`, at most
+    /// `pongWriteLimit`), so a flood of pings cannot hold a receive, or the send gate, for
+    /// long. A pong that cannot be written in time ends the connection: a half-written
+    /// frame cannot be taken back.
     private func answerPing(_ payload: [UInt8], deadline: ContinuousClock.Instant?) async throws {
         let now = ContinuousClock.now
-        let end = min(deadline ?? now + Self.pongWriteLimit, now + Self.pongWriteLimit)
-        guard end > now else { return }  // The receive's own deadline has passed; it reports that.
+        let window = max(min(deadline.map { $0 - now } ?? Self.pongWriteLimit, Self.pongWriteLimit), Self.pongWriteFloor)
+        let end = now + window
         do {
             try await withTimeout(end - now, "writing a pong") {
                 try await self.sendFrame(WebSocketFrame(opcode: .pong, payload: payload))

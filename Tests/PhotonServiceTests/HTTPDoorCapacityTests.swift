@@ -68,7 +68,8 @@ extension HTTPDoorTests {
     }
 
     @Test func anEventStreamThatAnswersNoPingIsClosedAndOneThatAnswersStays() async throws {
-        let tv = try await Fixture { $0.eventPing = .milliseconds(150) }
+        // 400 ms: long enough that a loaded machine's late pong is still in time.
+        let tv = try await Fixture { $0.eventPing = .milliseconds(400) }
         defer { Task { await tv.stop() } }
         let token = try await tv.pairClient()
         func open() async throws -> WebSocketConnection {
@@ -81,9 +82,9 @@ extension HTTPDoorTests {
         }
         let silent = try await open()
         let answering = try await open()
-        // The answering client reads (and so answers pings) for two seconds, many intervals;
-        // the silent one reads nothing meanwhile.
-        let end = ContinuousClock.now + .seconds(2)
+        // The answering client reads (and so answers pings) for three seconds, many
+        // intervals; the silent one reads nothing meanwhile.
+        let end = ContinuousClock.now + .seconds(3)
         while ContinuousClock.now < end {
             do { if try await answering.receive(timeout: .milliseconds(200)) == nil { break } } catch let error as PhotonError
                 where error.code == .timeout
