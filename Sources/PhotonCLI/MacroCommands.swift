@@ -25,10 +25,14 @@ enum MacroCommands {
             ],
             run: run),
         CommandSpec(
-            ["macro", "save"], summary: "save a macro under a name", arguments: "NAME", minimumArguments: 1, maximumArguments: 1,
+            ["macro", "save"], summary: "save a macro under a name, its steps as arguments or from a file", arguments: "NAME [STEP...]",
+            minimumArguments: 1, maximumArguments: nil,
             options: [OptionSpec("file", short: "f", value: "FILE", help: "the macro file (- for standard input)")],
             details: "Every step is checked first. Saved macros run with `photon run TV @NAME` and appear as buttons in Home Assistant.",
-            examples: ["photon macro save movie-night -f movie-night.txt"], run: save),
+            examples: [
+                "photon macro save movie-night \"launch youtube\" \"wait 1s\" \"key select\"", "photon macro save movie-night -f movie-night.txt",
+            ],
+            run: save),
         CommandSpec(["macro", "list"], summary: "list the saved macros", examples: ["photon macro list"], run: list),
         CommandSpec(
             ["macro", "show"], summary: "print a saved macro", arguments: "NAME", minimumArguments: 1, maximumArguments: 1,
@@ -86,9 +90,20 @@ enum MacroCommands {
     }
 
     static func save(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
-        guard let path = parsed.value("file") else { throw PhotonError(.usage, "give the macro file: photon macro save NAME -f FILE") }
         let name = parsed.arguments[0]
-        let text = try readFile(path)
+        let steps = Array(parsed.arguments.dropFirst())
+        let text: String
+        switch (parsed.value("file"), steps.isEmpty) {
+        case (let path?, true): text = try readFile(path)
+        case (nil, false): text = steps.joined(separator: "\n") + "\n"
+        case (_?, false): throw PhotonError(.usage, "give the steps or a file (-f), not both")
+        case (nil, true):
+            throw PhotonError(
+                .usage, "give the macro's steps",
+                hint:
+                    "as arguments, as `photon run` takes them: photon macro save \(name) \"launch youtube\" \"wait 1s\"; or from a file: -f FILE (- for standard input)"
+            )
+        }
         try library(context).save(name, text: text)
         // A running daemon republishes its Home Assistant buttons.
         await (try? context.control())?.storeChanged()

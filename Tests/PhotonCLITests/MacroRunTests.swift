@@ -63,6 +63,14 @@ import Testing
         #expect(try await run(home, ["macro", "delete", "evening"]).process.terminationStatus == 0)
         #expect(try await run(home, ["macro", "list"]).standardOutput.isEmpty)
         #expect(try await run(home, ["macro", "save", "../x", "-f", file.path]).process.terminationStatus == 2)
+        // Steps as arguments, as `photon run` takes them (newcomer #23); neither steps nor a
+        // file is a usage error that names both ways.
+        #expect(try await run(home, ["macro", "save", "quick", "launch youtube", "wait 100ms"]).process.terminationStatus == 0)
+        #expect(try await run(home, ["macro", "show", "quick"]).standardOutput.contains("wait 100ms"))
+        let neither = try await run(home, ["macro", "save", "empty"])
+        #expect(neither.process.terminationStatus == 2 && neither.standardError.contains("-f FILE"), "\(neither.standardError)")
+        #expect(try await run(home, ["macro", "save", "both", "key home", "-f", file.path]).process.terminationStatus == 2)
+        #expect(try await run(home, ["macro", "save", "typo", "lunch youtube"]).process.terminationStatus == 2)
     }
 
     @Test func waitForFollowsTheTVsReportsAndAPowerChangeStopsTheMacro() async throws {
