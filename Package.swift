@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "Roku", targets: ["Roku"]),
         .library(name: "Sony", targets: ["Sony"]),
         .library(name: "Vizio", targets: ["Vizio"]),
+        .library(name: "Philips", targets: ["Philips"]),
         .library(name: "LGWebOS", targets: ["LGWebOS"]),
         .library(name: "FireTV", targets: ["FireTV"]),
         .library(name: "AppleTV", targets: ["AppleTV"]),
@@ -112,13 +113,14 @@ let package = Package(
         // apart from it every brand's emulated TV (photon-emulator, benchmarks and tests).
         .target(
             name: "PhotonPlugins",
-            dependencies: ["PhotonCore", "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "AppleTV", "Sony", "Vizio"],
+            dependencies: ["PhotonCore", "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "AppleTV", "Sony", "Vizio", "Philips"],
             path: "Sources/PhotonPlugins"),
         .target(
             name: "PhotonEmulatorPlugins",
             dependencies: [
                 "PhotonCore", "PhotonPlugins", "PhotonEmulatorSupport", "AndroidTVEmulator", "SamsungTVEmulator", "RokuEmulator",
                 "LGWebOSEmulator", "FireTVEmulator", "AppleTVEmulator", "SonyEmulator", "VizioEmulator",
+                "PhilipsEmulator",
             ],
             path: "Sources/PhotonEmulatorPlugins"),
 
@@ -137,6 +139,11 @@ let package = Package(
         .target(name: "Roku", dependencies: ["PhotonCore"], path: "Plugins/Roku"),
         .target(name: "Sony", dependencies: ["PhotonCore"], path: "Plugins/Sony"),
         .target(name: "Vizio", dependencies: ["PhotonCore"], path: "Plugins/Vizio"),
+        .target(name: "Philips", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/Philips"),
+        .target(
+            name: "PhilipsEmulator",
+            dependencies: ["Philips", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
+            path: "Plugins/PhilipsEmulator"),
         .target(
             name: "VizioEmulator", dependencies: ["Vizio", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
             path: "Plugins/VizioEmulator"),
@@ -184,7 +191,7 @@ let package = Package(
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
                 "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator", "PhotonDiscovery", "PhotonService", "PhotonKit",
                 "LGWebOS", "LGWebOSEmulator", "PhotonMQTT", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator", "PhotonVoice",
-                "Sony", "SonyEmulator", "Vizio", "VizioEmulator",
+                "Sony", "SonyEmulator", "Vizio", "VizioEmulator", "Philips", "PhilipsEmulator",
             ],
             path: "Benchmarks/photon-bench"),
 
@@ -216,6 +223,7 @@ let package = Package(
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonKit", "PhotonService", "PhotonCLI", "PhotonTesting", "PhotonTestSupport",
                 "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator", "Sony", "Vizio",
+                "Philips",
             ]),
         .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto", "PhotonTestSupport"]),
         .testTarget(
@@ -244,6 +252,9 @@ let package = Package(
         .testTarget(
             name: "SonyTests",
             dependencies: ["Sony", "SonyEmulator", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
+        .testTarget(
+            name: "PhilipsTests",
+            dependencies: ["Philips", "PhilipsEmulator", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
         .testTarget(
             name: "VizioTests",
             dependencies: ["Vizio", "VizioEmulator", "PhotonCore", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),

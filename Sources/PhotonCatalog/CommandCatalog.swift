@@ -6,7 +6,7 @@ import PhotonJSON
 public enum CommandCatalog {
     /// Every command, in the order help and completions list them.
     public static let entries: [CommandEntry] = [
-        key, text, launch, search, input, channel, notify, screen, volume, sound, picture, voice,
+        key, text, launch, search, input, channel, notify, screen, volume, sound, picture, ambilight, voice,
     ]
 
     /// The entry named `name` (or one of its aliases), case-insensitively.
@@ -267,47 +267,6 @@ extension CommandCatalog {
                 )
             }
         })
-
-    /// The standard sound outputs every brand with the capability maps to its own ids.
-    static let soundOutputNames = ["speaker", "arc", "optical", "bluetooth", "headphone", "lineout"]
-
-    static let sound = CommandEntry(
-        name: "sound", summary: "list where the TV's audio goes, or switch it", argument: "speaker|arc|optical|bluetooth|headphone|lineout|OUTPUT",
-        details: "A standard name works on every brand with sound outputs; the TV's own id for an output (as the list shows it) is sent as "
-            + "given. Without an output, lists the outputs and the one in use.",
-        examples: ["photon sound living-room arc", "photon sound living-room speaker", "photon sound living-room"],
-        capabilities: ["sound-output"], completions: soundOutputNames,
-        listKind: "sound-outputs", reportsState: true,
-        homeAssistant: HomeAssistantEntity(
-            topic: "sound", platform: "select", capability: "sound-output", name: "Sound output", icon: "mdi:speaker", hasState: true,
-            options: .completions),
-        schema: stringSchema("sound", minimum: 1, maximum: CommandLimits.nameBytes, description: "a standard output name or the TV's id"),
-        readWords: { words in
-            let lower = words.lowercased()
-            return .object([("sound", .string(soundOutputNames.contains(lower) ? lower : words))])
-        },
-        checkWire: { try checkName($0["sound"], field: "sound", what: "a sound output") })
-
-    /// The standard picture modes every brand with the capability maps to its own ids.
-    static let pictureModeNames = ["vivid", "standard", "cinema", "game", "sports", "custom"]
-
-    static let picture = CommandEntry(
-        name: "picture", summary: "list the TV's picture modes, or switch to one", argument: "vivid|standard|cinema|game|sports|custom|MODE",
-        details: "A standard name works on every brand with picture modes; the TV's own name for a mode (as the list shows it) is sent as "
-            + "given. Without a mode, lists the modes and the one in use.",
-        examples: ["photon picture living-room cinema", "photon picture living-room game", "photon picture living-room"],
-        capabilities: ["picture-mode"], completions: pictureModeNames,
-        listKind: "picture-modes", reportsState: true,
-        homeAssistant: HomeAssistantEntity(
-            topic: "picture", platform: "select", capability: "picture-mode", name: "Picture mode", icon: "mdi:television-shimmer",
-            hasState: true, options: .completions),
-        schema: stringSchema(
-            "picture", minimum: 1, maximum: CommandLimits.nameBytes, description: "a standard picture mode or the TV's name for one"),
-        readWords: { words in
-            let lower = words.lowercased()
-            return .object([("picture", .string(pictureModeNames.contains(lower) ? lower : words))])
-        },
-        checkWire: { try checkName($0["picture"], field: "picture", what: "a picture mode") })
 
     static let voice = CommandEntry(
         name: "voice", summary: "words a person said, for the TV", argument: "WORDS",

@@ -65,6 +65,7 @@ extension RemoteCommand {
         case .screen(let on): try await Self.implementation(of: ScreenSwitching.self, in: session, for: needed).setScreen(on: on)
         case .sound(let output): try await Self.implementation(of: SoundOutputSwitching.self, in: session, for: needed).setSoundOutput(output)
         case .picture(let mode): try await Self.implementation(of: PictureModeSwitching.self, in: session, for: needed).setPictureMode(mode)
+        case .ambilight(let choice): try await Self.implementation(of: AmbilightControlling.self, in: session, for: needed).setAmbilight(choice)
         case .channel(let number):
             if Self.channelMethod(for: session) == .tuningCall, let tuner = session as? any ChannelTuning {
                 try await tuner.tune(number)

@@ -9,6 +9,8 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
     case soundOutputs = "sound-outputs"
     /// The TV's picture modes (`photon picture TV`).
     case pictureModes = "picture-modes"
+    /// The TV's ambient light styles (`photon ambilight TV`).
+    case ambilightStyles = "ambilight-styles"
 
     /// The capability a TV declares when it can give this list.
     public var requiredCapability: Capability {
@@ -18,6 +20,7 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
         case .channels: return .channelList
         case .soundOutputs: return .soundOutput
         case .pictureModes: return .pictureMode
+        case .ambilightStyles: return .ambilight
         }
     }
 
@@ -42,6 +45,8 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
                     "the TV cannot say where its audio goes", hint: "its brand's protocol has no sound output call")
             case .pictureModes:
                 throw PhotonError.unsupported("the TV cannot list its picture modes", hint: "its brand's protocol has no picture mode call")
+            case .ambilightStyles:
+                throw PhotonError.unsupported("the TV has no ambient light Photon can drive", hint: "Ambilight is on Philips TVs")
             case .inputs:
                 throw PhotonError.unsupported(
                     "the TV cannot list its inputs",
@@ -64,6 +69,8 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
             return try await RemoteCommand.implementation(of: SoundOutputSwitching.self, in: session, for: requiredCapability).soundOutputs()
         case .pictureModes:
             return try await RemoteCommand.implementation(of: PictureModeSwitching.self, in: session, for: requiredCapability).pictureModes()
+        case .ambilightStyles:
+            return try await RemoteCommand.implementation(of: AmbilightControlling.self, in: session, for: requiredCapability).ambilightStyles()
         }
     }
 }

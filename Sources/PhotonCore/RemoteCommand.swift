@@ -35,6 +35,9 @@ public enum RemoteCommand: Sendable, Hashable {
     /// Switches the picture mode: a standard name (`vivid`, `standard`, `cinema`, `game`,
     /// `sports`, `custom`) or the TV's own name for one.
     case picture(String)
+    /// The ambient light: `on`, `off`, a standard style (`follow-video`, `follow-audio`,
+    /// `lounge`) or the TV's own style.
+    case ambilight(String)
     /// Wakes a TV that does not answer (Wake-on-LAN to its stored MACs) and waits for
     /// it. Performed by the session service, never by an adapter's session, but admitted
     /// by the router like every other command: an expired or repeated wake sends nothing.
@@ -64,6 +67,7 @@ public enum RemoteCommand: Sendable, Hashable {
         case .channel: return .keys
         case .sound: return .soundOutput
         case .picture: return .pictureMode
+        case .ambilight: return .ambilight
         case .wake: return .wakeOnLAN
         }
     }
@@ -105,6 +109,9 @@ public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
     /// The picture modes: listing them, switching, and reporting the one in use
     /// (`photon picture TV cinema`).
     case pictureMode = "picture-mode"
+    /// The ambient light around the screen (Philips's Ambilight): its styles, on and off,
+    /// and reporting the style in use (`photon ambilight TV follow-audio`).
+    case ambilight
 }
 
 /// A set of capabilities, kept as a value so it can be stored and compared.
@@ -209,6 +216,7 @@ extension RemoteCommand {
         case .channel(let number): return "channel \(number)"
         case .sound(let output): return "sound \(Redaction.sanitize(output))"
         case .picture(let mode): return "picture \(Redaction.sanitize(mode))"
+        case .ambilight(let choice): return "ambilight \(Redaction.sanitize(choice))"
         case .wake(let request): return "wake (waiting up to \(Int(request.patience.seconds)) s)"
         }
     }

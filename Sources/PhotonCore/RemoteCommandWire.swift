@@ -38,6 +38,7 @@ extension RemoteCommand {
         case "screen": self = .screen(on: json["screen"]?.stringValue?.lowercased() == "on")
         case "sound": self = .sound(json["sound"]?.stringValue ?? "")
         case "picture": self = .picture(json["picture"]?.stringValue ?? "")
+        case "ambilight": self = .ambilight(json["ambilight"]?.stringValue ?? "")
         case "volume":
             if let step = json["volume"]?.stringValue.flatMap(VolumeChange.init(rawValue:)) {
                 self = .volume(step)
@@ -97,6 +98,7 @@ extension RemoteCommand {
         case .channel(let number): return .object([("channel", .string(number.description))])
         case .sound(let output): return .object([("sound", .string(output))])
         case .picture(let mode): return .object([("picture", .string(mode))])
+        case .ambilight(let choice): return .object([("ambilight", .string(choice))])
         case .spoken(let words, let target):
             return .object([("voice", .object([("text", .string(words)), ("to", .string(target.rawValue))]))])
         case .voice, .liveVoice:

@@ -2,6 +2,7 @@ import AndroidTVEmulator
 import AppleTVEmulator
 import FireTVEmulator
 import LGWebOSEmulator
+import PhilipsEmulator
 import PhotonCore
 import PhotonEmulatorSupport
 import PhotonPlugins
@@ -24,6 +25,7 @@ public enum BuiltInEmulators {
         AppleTVEmulatorPlugin(),
         SonyEmulatorPlugin(),
         VizioEmulatorPlugin(),
+        PhilipsEmulatorPlugin(),
     ]
 
     /// Each built-in adapter with its emulated TV where it has one, in the adapters' order

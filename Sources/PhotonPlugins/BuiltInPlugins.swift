@@ -2,6 +2,7 @@ import AndroidTV
 import AppleTV
 import FireTV
 import LGWebOS
+import Philips
 import PhotonCore
 import Roku
 import SamsungTV
@@ -24,6 +25,7 @@ public enum BuiltInPlugins {
         AppleTVAdapter(),
         SonyAdapter(),
         VizioAdapter(),
+        PhilipsAdapter(),
     ]
 
     /// The adapters, for the CLI, the daemon and `PhotonKit`.
