@@ -16,6 +16,7 @@ let kit: Target.Dependency = .product(name: "PhotonKit", package: "Photon")
 let roku: Target.Dependency = .product(name: "Roku", package: "Photon")
 let sony: Target.Dependency = .product(name: "Sony", package: "Photon")
 let vizio: Target.Dependency = .product(name: "Vizio", package: "Photon")
+let philips: Target.Dependency = .product(name: "Philips", package: "Photon")
 let lg: Target.Dependency = .product(name: "LGWebOS", package: "Photon")
 let fireTV: Target.Dependency = .product(name: "FireTV", package: "Photon")
 let fireTVEmulator: Target.Dependency = .product(name: "FireTVEmulator", package: "Photon")
@@ -42,6 +43,7 @@ let package = Package(
         .executableTarget(name: "FuzzRokuXML", dependencies: [core, roku]),
         .executableTarget(name: "FuzzSonyAnswers", dependencies: [core, sony]),
         .executableTarget(name: "FuzzVizioAnswers", dependencies: [core, vizio]),
+        .executableTarget(name: "FuzzPhilipsAnswers", dependencies: [core, philips]),
         .executableTarget(name: "FuzzLGMessages", dependencies: [core, lg]),
         .executableTarget(name: "FuzzMQTTCommand", dependencies: [core, service]),
         .executableTarget(name: "FuzzADBMessages", dependencies: [core, fireTV, fireTVEmulator]),

@@ -9,7 +9,7 @@ import PhotonCrypto
 public struct PhilipsAdapter: TVAdapter {
     public static let brandID = "philips"
     public static let maximumCapabilities = Capabilities(
-        .keys, .appLaunch, .appList, .volumeState, .volumeSet, .powerState, .wakeOnLAN, .currentApp, .inputs, .inputList, .channelList,
+        .keys, .appLaunch, .appList, .volumeState, .volumeSet, .powerState, .currentApp, .inputs, .inputList, .channelList,
         .ambilight)
 
     public static let deviceIDSecret = "device-id"

@@ -50,6 +50,9 @@ public final class EmulatedPhilips: Sendable {
         var nonces: Set<String> = []
         var misbehaviour = Misbehaviour.none
         var misbehaveOnce = false
+        /// Counts misbehaviours set, with the last one: every `notifychange` held when one
+        /// is set acts on it (an old client's held call must not swallow it).
+        var misbehaviourSet = (count: 0, kind: Misbehaviour.none)
         var version = 0
         var connections: [Int: any ByteStream] = [:]
         var nextConnection = 0
@@ -213,11 +216,17 @@ public final class EmulatedPhilips: Sendable {
         emit(EmulatorEvent("certificate_rotated", [("fingerprint", .string(info.fingerprint.description))]))
     }
 
-    public func misbehave(_ m: Misbehaviour) { state.withLock { $0.misbehaviour = m } }
+    public func misbehave(_ m: Misbehaviour) {
+        state.withLock {
+            $0.misbehaviour = m
+            $0.misbehaviourSet = ($0.misbehaviourSet.count + 1, m)
+        }
+    }
     public func misbehaveOnce(_ m: Misbehaviour) {
         state.withLock {
             $0.misbehaviour = m
             $0.misbehaveOnce = true
+            $0.misbehaviourSet = ($0.misbehaviourSet.count + 1, m)
         }
     }
 

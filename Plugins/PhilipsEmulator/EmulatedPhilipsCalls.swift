@@ -141,12 +141,13 @@ extension EmulatedPhilips {
     /// acted on here, so a client waiting on this call sees it.
     func notifyChange(_ known: JSONValue) async -> PhilipsEmulatorAnswer {
         let deadline = ContinuousClock.now + configuration.notifyHold
+        let misbehavioursBefore = state.withLock { $0.misbehaviourSet.count }
         while !Task.isCancelled {
             let current = watched(state.withLock { $0 })
             let changed = current.filter { path, value in known[path] != nil && known[path] != value }
             if !changed.isEmpty { return .json(.object(changed)) }
-            let pending = state.withLock { $0.misbehaviour }
-            if pending == .garbage || pending == .huge {
+            let (count, pending) = state.withLock { $0.misbehaviourSet }
+            if count > misbehavioursBefore, pending == .garbage || pending == .huge {
                 _ = takeMisbehaviour()
                 if pending == .garbage { return PhilipsEmulatorAnswer(body: Array("{\"powerstate\": [".utf8)) }
                 return PhilipsEmulatorAnswer(body: Array("{\"x\": \"".utf8) + [UInt8](repeating: 0x61, count: 600 * 1024) + Array("\"}".utf8))
