@@ -21,3 +21,18 @@ struct BenchHome {
 
     func remove() { try? FileManager.default.removeItem(at: url) }
 }
+
+/// The person at the TV in a bench pairing: trusts the emulator's certificate (and no
+/// other) and types the PIN the emulator was started with.
+struct BenchPINUser: PairingResponder {
+    let fingerprint: CertificateFingerprint
+    var pin = "4826"
+
+    func answer(_ challenge: PairingChallenge) async throws -> PairingAnswer {
+        switch challenge {
+        case .trustCertificate(let info): return .trust(info.fingerprint == fingerprint)
+        case .enterCode: return .code(pin)
+        default: return .wait
+        }
+    }
+}

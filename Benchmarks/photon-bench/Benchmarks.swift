@@ -159,6 +159,9 @@ enum Benchmarks {
         // 5e''. Vizio against its emulator, versus pyvizio.
         rows += try await VizioBench.run(python: python, repositoryRoot: repositoryRoot)
 
+        // 5e'''. Philips against its emulator, versus ha-philipsjs.
+        rows += try await PhilipsBench.run(python: python, repositoryRoot: repositoryRoot)
+
         // 5f. Voice: recognition on this machine (no peer), and live Android TV pieces.
         let voice = try await VoiceBench.run()
         rows += voice.rows
@@ -221,6 +224,10 @@ enum Benchmarks {
               as HTTPS PUTs on loopback, the certificate pinned); the Python column is pyvizio
               0.1.64 (aiohttp, one session for the run, certificate not checked). Same method
               as Android TV.
+            - Philips rows: the emulated JointSpace TV inside the benchmark process (`input/key`
+              as HTTPS POSTs with Digest on loopback, the certificate pinned); the Python column
+              is ha-philipsjs 3.3.0 (httpx, its cached Digest challenge, certificate not
+              checked). Same method as Android TV.
             - LG rows: the emulated LG TV inside the benchmark process (SSAP over WSS, keys over
               the pointer socket); the Python column is aiowebostv 0.10.0, whose connect also
               subscribes to eight state services before the first key. Same method as Android TV.

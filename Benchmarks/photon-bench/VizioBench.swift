@@ -10,17 +10,6 @@ import VizioEmulator
 /// session (key commands over one kept-alive HTTPS connection), each against pyvizio on the
 /// same emulated TV in the same run, both with the token paired here.
 enum VizioBench {
-    struct User: PairingResponder {
-        let fingerprint: CertificateFingerprint
-        func answer(_ challenge: PairingChallenge) async throws -> PairingAnswer {
-            switch challenge {
-            case .trustCertificate(let info): return .trust(info.fingerprint == fingerprint)
-            case .enterCode: return .code("4826")
-            default: return .wait
-            }
-        }
-    }
-
     static func run(python: String, repositoryRoot: URL) async throws -> [String] {
         let receipts = AndroidTVBench.Receipts()
         var configuration = EmulatedVizio.Configuration()
@@ -36,7 +25,7 @@ enum VizioBench {
         let (home, store, context) = (bench.url, bench.store, bench.context)
         let adapter = VizioAdapter(pollInterval: .seconds(60))
         var paired = try await adapter.pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: AdapterOptionValues(), context: context)
-            .run(responder: User(fingerprint: tv.fingerprint))
+            .run(responder: BenchPINUser(fingerprint: tv.fingerprint))
         paired.device.nickname = "bench-vizio"
         try await store.save(paired)
         let token = paired.secrets[VizioAdapter.tokenSecret] ?? ""

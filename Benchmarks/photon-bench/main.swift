@@ -42,11 +42,12 @@ while let first = arguments.first {
         case "appletv": rows = try await AppleTVBench.run(python: python, repositoryRoot: root)
         case "sony": rows = try await SonyBench.run(python: python, repositoryRoot: root)
         case "vizio": rows = try await VizioBench.run(python: python, repositoryRoot: root)
+        case "philips": rows = try await PhilipsBench.run(python: python, repositoryRoot: root)
         case "voice":
             let voice = try await VoiceBench.run()
             rows = voice.rows + voice.notes
         default:
-            print("--only takes androidtv, samsung, roku, lg, firetv, appletv or voice")
+            print("--only takes androidtv, samsung, roku, lg, firetv, appletv, sony, vizio, philips or voice")
             exit(2)
         }
         print(rows.joined(separator: "\n"))
