@@ -130,12 +130,13 @@ public enum SamsungCommand {
         ("method", "ms.channel.emit"), ("params", .object([("event", "ed.installedApp.get"), ("to", "host")])),
     ]).encoded
 
-    /// The channel URL target: `/api/v2/channels/samsung.remote.control?name=<b64>[&token=<t>]`.
-    public static func channelTarget(clientName: String, token: String?) -> String {
+    /// The channel URL target: `/api/v2/channels/samsung.remote.control?name=<b64>[&token=<t>]`
+    /// (or another app's channel, `com.samsung.art-app`).
+    public static func channelTarget(clientName: String, token: String?, app: String = "samsung.remote.control") -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let name = Data(clientName.utf8).base64EncodedString().addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-        var target = "/api/v2/channels/samsung.remote.control?name=\(name)"
+        var target = "/api/v2/channels/\(app)?name=\(name)"
         if let token, !token.isEmpty {
             target += "&token=\(token.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
         }

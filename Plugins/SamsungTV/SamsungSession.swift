@@ -5,7 +5,7 @@ import PhotonCore
 /// app launch, with pacing between keys; a reader that answers pings (through the
 /// WebSocket layer), tracks replies and reports the end of the connection; a keep-alive
 /// that pings a TV gone quiet and ends the session when it does not answer.
-final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
+final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, ArtControlling {
     private struct State {
         var lastKey: Date?
         var launchWaiter: Promise<Int>?
@@ -21,14 +21,24 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
     let capabilities = SamsungTVAdapter.maximumCapabilities
     var catalogIDs: [String: [String]] { SamsungTVAdapter.appCatalogIDs }
     let events: AsyncStream<TVEvent>
-    private let continuation: AsyncStream<TVEvent>.Continuation
+    let continuation: AsyncStream<TVEvent>.Continuation
     private let state = Locked(State())
     private let sendGate = AsyncGate()
     private let reader = Locked<Task<Void, Never>?>(nil)
     private let keeper = Locked<Task<Void, Never>?>(nil)
     let restPort: UInt16
+    /// How the channels reach the TV (the art channel uses the same), and the token.
+    let security: TransportSecurity
+    let token: String?
+    /// The Frame's art channel and what it says (nil until known).
+    let frame = Locked<SamsungFrameState>(SamsungFrameState())
 
-    private init(channel: any MessageStream, device: DeviceRecord, context: AdapterContext, pacing: Duration, keepAlive: Duration) {
+    private init(
+        channel: any MessageStream, device: DeviceRecord, context: AdapterContext, pacing: Duration, keepAlive: Duration,
+        security: TransportSecurity, token: String?
+    ) {
+        self.security = security
+        self.token = token
         self.channel = channel
         self.device = device
         self.context = context
@@ -74,7 +84,9 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
             await channel.close(code: 1000, reason: "")
             throw error
         }
-        let session = SamsungSession(channel: channel, device: device, context: context, pacing: pacing, keepAlive: keepAlive)
+        let session = SamsungSession(
+            channel: channel, device: device, context: context, pacing: pacing, keepAlive: keepAlive, security: security,
+            token: secrets[SamsungTVAdapter.tokenSecret])
         session.start()
         return session
     }
@@ -152,7 +164,11 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
             guard let self else { return }
             if let info = try? await SamsungTVAdapter.deviceInfo(host: self.device.host, restPort: self.restPort, context: self.context) {
                 self.continuation.yield(.deviceInfo(model: info.modelName, vendor: "Samsung", version: nil))
-                if let on = info.isOn {
+                self.frame.withLock { $0.isFrame = info.frameTV }
+                if info.frameTV, info.isOn == true, let art = try? await self.artMode() {
+                    // A Frame is "on" over REST while it shows art: its art channel tells.
+                    self.report(artMode: art)
+                } else if let on = info.isOn {
                     // PowerState (2019+ sets; empty on 2024+ firmware) tells standby from on;
                     // the detail first, so a status that waited for `power` has both.
                     self.continuation.yield(.powerState(on ? .on : .standby, reason: info.powerState))
@@ -219,6 +235,13 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
     }
 
     func close() async {
+        let (art, opening) = frame.withLock { ($0.channel, $0.opening) }
+        if let art {
+            await art.close()
+        } else if let opening {
+            // An art channel still opening is closed once it opens.
+            Task { try? await opening.value.close() }
+        }
         keeper.withLock { $0 }?.cancel()
         await channel.close(code: 1000, reason: "")
         reader.withLock { $0 }?.cancel()
@@ -227,12 +250,15 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
 
     // MARK: commands
 
-    private func checkOpen() throws {
+    func checkOpen() throws {
         if state.withLock({ $0.closed }) { throw PhotonError(.connectionClosed, "the session to the TV is closed") }
     }
 
     func sendKey(_ input: KeyInput, _ action: KeyAction) async throws {
         try checkOpen()
+        if case .key(let key) = input, key == .powerOn || key == .powerOff, action == .press, try await isFrame() {
+            return try await framePower(on: key == .powerOn)
+        }
         switch (input, action) {
         case (.key(.powerOn), .press):
             switch try await currentPower() {
@@ -270,7 +296,7 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
         }
     }
 
-    private func sendKey(_ code: String, _ command: SamsungCommand.KeyCommand, paced: Bool = true) async throws {
+    func sendKey(_ code: String, _ command: SamsungCommand.KeyCommand, paced: Bool = true) async throws {
         try await sendGate.withGate {
             if paced, pacing > .zero, let last = self.state.withLock({ $0.lastKey }) {
                 let wait = self.pacing - .seconds(self.context.clock.now.timeIntervalSince(last))
@@ -282,7 +308,7 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
         }
     }
 
-    private func currentPower() async throws -> Bool? {
+    func currentPower() async throws -> Bool? {
         try await SamsungTVAdapter.deviceInfo(host: device.host, restPort: restPort, context: context).isOn
     }
 
@@ -322,4 +348,16 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching {
         try await channel.send(.text(SamsungCommand.installedApps))
         return try await withTimeout(timeout, "waiting for the TV's app list (newer TVs never send it)") { try await promise.value() }
     }
+}
+
+/// What a Samsung session knows of The Frame: whether the set is one (from REST), its art
+/// channel once opened, and the art mode last seen.
+struct SamsungFrameState: Sendable {
+    var isFrame: Bool?
+    var channel: SamsungArtChannel?
+    /// The opening of the art channel, shared by whoever needs it first.
+    var opening: Task<SamsungArtChannel, any Error>?
+    var artMode: Bool?
+    /// How long KEY_POWER is held to switch a Frame off rather than to art (its remote: ~3 s).
+    static let offHold: Duration = .milliseconds(3200)
 }

@@ -8,7 +8,8 @@ public struct SamsungTVAdapter: TVAdapter {
     public static let brandID = "samsung"
     /// The name of the token in the TV's stored secrets.
     public static let tokenSecret = "token"
-    public static let maximumCapabilities = Capabilities(.keys, .longPress, .text, .appLaunch, .appList, .powerState, .wakeOnLAN, .inputs)
+    public static let maximumCapabilities = Capabilities(
+        .keys, .longPress, .text, .appLaunch, .appList, .powerState, .wakeOnLAN, .inputs, .artMode)
 
     /// Catalog apps' Tizen ids, newest first (several apps changed id around 2020). A set
     /// that lists its apps gets the one it has. Twitch and Kodi have no Tizen app.
@@ -173,7 +174,9 @@ struct SamsungPairingFlow: PairingFlow {
         let device = DeviceRecord(
             id: "samsung-" + idPart, nickname: "samsung-" + idPart, brand: SamsungTVAdapter.brandID, host: endpoint.host,
             port: endpoint.port, ports: ["rest": restPort], name: info.name, model: info.modelName, mac: info.wifiMac,
-            capabilities: SamsungTVAdapter.maximumCapabilities.sortedNames)
+            capabilities: (info.frameTV
+                ? SamsungTVAdapter.maximumCapabilities : Capabilities(SamsungTVAdapter.maximumCapabilities.members.subtracting([.artMode])))
+                .sortedNames)
         return PairedTV(device: device, secrets: DeviceSecrets(pin: pin, values: token.map { [SamsungTVAdapter.tokenSecret: $0] } ?? [:]))
     }
 }

@@ -37,6 +37,13 @@ public final class EmulatedSamsungTV: Sendable {
         /// default: samsungtvws 3.0.6 only skips `ed.edenTV.update` and
         /// `ms.voiceApp.hide` there and fails on anything else.
         public var touchEnableBeforeConnect = false
+        /// A Frame: the art channel, art mode, and KEY_POWER toggling art (held: off).
+        public var frame = false
+        /// The art API version it reports; "0.97" is the older one (uploads in one binary
+        /// WebSocket frame, thumbnails inline).
+        public var artAPIVersion = "4.3.4.0"
+        /// Starts in art mode (a Frame only).
+        public var artMode = false
         public init() {}
     }
 
@@ -66,6 +73,8 @@ public final class EmulatedSamsungTV: Sendable {
         /// The user's answer to prompts from now on, overriding the configuration.
         var acceptOverride: Accept?
         var powerState: String
+        var frame: FrameArt
+        var artChannels: [UInt64: WebSocketConnection] = [:]
     }
 
     public let configuration: Configuration
@@ -97,7 +106,10 @@ public final class EmulatedSamsungTV: Sendable {
     private init(configuration: Configuration, identity: ClientIdentity, emit: @escaping @Sendable (EmulatorEvent) -> Void) {
         self.configuration = configuration
         let tokens = EmulatorIssuedSecrets.load("tokens.txt", in: configuration.stateDirectory)
-        state = Locked(State(tokens: tokens, identity: identity, certificate: try! identity.certificateInfo(), powerState: configuration.powerState))
+        state = Locked(
+            State(
+                tokens: tokens, identity: identity, certificate: try! identity.certificateInfo(), powerState: configuration.powerState,
+                frame: FrameArt(artMode: configuration.artMode)))
         self.emit = emit
     }
 

@@ -36,11 +36,11 @@ extension EmulatedSamsungTV {
             let c = configuration
             let power = state.withLock { $0.powerState }
             let support: [String: String] = [
-                "TokenAuthSupport": c.tokenAuthSupport ? "true" : "false", "remote_available": "true", "FrameTVSupport": "false",
+                "TokenAuthSupport": c.tokenAuthSupport ? "true" : "false", "remote_available": "true", "FrameTVSupport": c.frame ? "true" : "false",
             ]
             let supportText = JSONValue.sorted(support).encoded + "\n"
             var device: [String: String] = [
-                "FrameTVSupport": "false", "OS": "Tizen", "TokenAuthSupport": c.tokenAuthSupport ? "true" : "false",
+                "FrameTVSupport": c.frame ? "true" : "false", "OS": "Tizen", "TokenAuthSupport": c.tokenAuthSupport ? "true" : "false",
                 "duid": "uuid:0b7a3c1e-photon-emulated", "id": "uuid:0b7a3c1e-photon-emulated", "model": "24_EMULATED",
                 "modelName": c.modelName, "name": c.name, "networkType": "wired", "type": "Samsung SmartTV",
                 "wifiMac": c.mac, "ip": c.host,
@@ -65,7 +65,10 @@ extension EmulatedSamsungTV {
     }
 
     func serveChannel(_ request: HTTPServerRequest, secure: Bool) async {
-        guard request.path == "/api/v2/channels/samsung.remote.control", let channel = try? await request.upgrade(maxMessageSize: 64 * 1024) else {
+        let isArt = configuration.frame && request.path == "/api/v2/channels/com.samsung.art-app"
+        guard request.path == "/api/v2/channels/samsung.remote.control" || isArt,
+            let channel = try? await request.upgrade(maxMessageSize: isArt ? Self.artUploadLimit : 64 * 1024)
+        else {
             return
         }
         let id = state.withLock { s -> UInt64 in
@@ -137,6 +140,11 @@ extension EmulatedSamsungTV {
             }
             try await event("ms.channel.connect", data)
             emit(EmulatorEvent("client_connected", [("client", .string(clientName)), ("secure", .bool(secure))]))
+            if isArt {
+                try await serveArt(channel, id: id)
+                emit(EmulatorEvent("client_disconnected", [("client", .string(clientName))]))
+                return
+            }
             let pinger = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: self.configuration.pingInterval)
@@ -179,7 +187,9 @@ extension EmulatedSamsungTV {
             emit(EmulatorEvent("key", [("key", .string(key)), ("cmd", .string(cmd))]))
             // The set switches inputs on its input keys.
             if cmd != "Release", let input = Self.inputs[key] { emit(EmulatorEvent("input", [("input", .string(input))])) }
-            if key == "KEY_POWER" && (cmd == "Click" || cmd == "Press") {
+            if key == "KEY_POWER" && configuration.frame {
+                await framePowerKey(cmd)
+            } else if key == "KEY_POWER" && (cmd == "Click" || cmd == "Press") {
                 state.withLock { $0.powerState = $0.powerState == "on" ? "standby" : "on" }
             }
         case ("ms.remote.control", "SendInputString", _):

@@ -8,7 +8,9 @@ public struct SamsungEmulatorPlugin: TVEmulator {
     public init() {}
 
     public var brand: String { "samsung" }
-    public var summary: String { "a Samsung Tizen TV: REST device info, the WebSocket remote channel, the \"Allow\" prompt, tokens" }
+    public var summary: String {
+        "a Samsung Tizen TV: REST device info, the WebSocket remote channel, the \"Allow\" prompt, tokens; with --frame, The Frame's art mode"
+    }
     public var options: [OptionSpec] {
         [
             OptionSpec("port", type: .listenPort, help: "the WSS port (default 8002; 0 picks a free one)"),
@@ -18,6 +20,9 @@ public struct SamsungEmulatorPlugin: TVEmulator {
             OptionSpec("token-auth", type: .choice(["true", "false"]), help: "whether it uses tokens (default true)"),
             OptionSpec("power", type: .choice(["on", "standby"]), help: "the PowerState it reports (default on)"),
             OptionSpec("ping-interval", type: .seconds(0.01...3600), help: "seconds between its pings (default 10)"),
+            OptionSpec("frame", help: "a Frame: the art channel, art mode, KEY_POWER toggling art (held 2 s: off)"),
+            OptionSpec("art-mode", help: "with --frame: start in art mode"),
+            OptionSpec("art-api", type: .text, help: "with --frame: the art API version it reports (0.97: the older upload)"),
         ]
     }
     public var portOptions: [String: String] { ["port": "wss", "rest-port": "rest"] }
@@ -35,6 +40,9 @@ public struct SamsungEmulatorPlugin: TVEmulator {
         if let auth = settings.text("token-auth") { configuration.tokenAuthSupport = auth != "false" }
         configuration.powerState = settings.text("power") ?? configuration.powerState
         configuration.pingInterval = settings.seconds("ping-interval") ?? configuration.pingInterval
+        configuration.frame = settings.flag("frame")
+        configuration.artMode = settings.flag("art-mode")
+        configuration.artAPIVersion = settings.text("art-api") ?? configuration.artAPIVersion
         return try await EmulatedSamsungTV.start(configuration, onEvent: onEvent)
     }
 }

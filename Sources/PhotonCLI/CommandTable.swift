@@ -5,7 +5,8 @@ enum CommandTable {
     /// The commands, with the options and help the registered brands add.
     static func all(_ registry: AdapterRegistry) -> [CommandSpec] {
         [PairCommand.spec(registry)] + ControlCommands.specs(registry)
-            + [InputCommand.spec(registry)] + ChannelCommands.specs(registry) + [PowerCommand.spec(registry)] + MacroCommands.specs + [
+            + [InputCommand.spec(registry), ArtCommandLine.spec(registry)] + ChannelCommands.specs(registry) + [PowerCommand.spec(registry)]
+            + MacroCommands.specs + [
                 VoiceCommand.spec, StatusCommand.spec, AppsCommand.spec, WakeCommand.spec, ProbeCommand.spec(registry), DiscoverCommand.spec,
             ]
             + DeviceCommands.specs + IdentityCommands.specs + [

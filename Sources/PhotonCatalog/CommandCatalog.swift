@@ -6,7 +6,7 @@ import PhotonJSON
 public enum CommandCatalog {
     /// Every command, in the order help and completions list them.
     public static let entries: [CommandEntry] = [
-        key, text, launch, search, input, channel, notify, screen, volume, sound, picture, ambilight, voice,
+        key, text, launch, search, input, channel, notify, screen, volume, sound, picture, ambilight, art, voice,
     ]
 
     /// The entry named `name` (or one of its aliases), case-insensitively.

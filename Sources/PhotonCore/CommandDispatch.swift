@@ -66,6 +66,8 @@ extension RemoteCommand {
         case .sound(let output): try await Self.implementation(of: SoundOutputSwitching.self, in: session, for: needed).setSoundOutput(output)
         case .picture(let mode): try await Self.implementation(of: PictureModeSwitching.self, in: session, for: needed).setPictureMode(mode)
         case .ambilight(let choice): try await Self.implementation(of: AmbilightControlling.self, in: session, for: needed).setAmbilight(choice)
+        case .art(let command): try await Self.implementation(of: ArtControlling.self, in: session, for: needed).art(command)
+        case .artUpload(let upload): try await Self.implementation(of: ArtControlling.self, in: session, for: needed).uploadArt(upload)
         case .channel(let number):
             if Self.channelMethod(for: session) == .tuningCall, let tuner = session as? any ChannelTuning {
                 try await tuner.tune(number)

@@ -11,6 +11,8 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
     case pictureModes = "picture-modes"
     /// The TV's ambient light styles (`photon ambilight TV`).
     case ambilightStyles = "ambilight-styles"
+    /// The TV's artworks, the one shown marked (`photon art TV`).
+    case artworks
 
     /// The capability a TV declares when it can give this list.
     public var requiredCapability: Capability {
@@ -21,6 +23,7 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
         case .soundOutputs: return .soundOutput
         case .pictureModes: return .pictureMode
         case .ambilightStyles: return .ambilight
+        case .artworks: return .artMode
         }
     }
 
@@ -45,6 +48,8 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
                     "the TV cannot say where its audio goes", hint: "its brand's protocol has no sound output call")
             case .pictureModes:
                 throw PhotonError.unsupported("the TV cannot list its picture modes", hint: "its brand's protocol has no picture mode call")
+            case .artworks:
+                throw PhotonError.unsupported("the TV has no art mode", hint: "art mode is on Samsung's The Frame")
             case .ambilightStyles:
                 throw PhotonError.unsupported("the TV has no ambient light Photon can drive", hint: "Ambilight is on Philips TVs")
             case .inputs:
@@ -71,6 +76,8 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
             return try await RemoteCommand.implementation(of: PictureModeSwitching.self, in: session, for: requiredCapability).pictureModes()
         case .ambilightStyles:
             return try await RemoteCommand.implementation(of: AmbilightControlling.self, in: session, for: requiredCapability).ambilightStyles()
+        case .artworks:
+            return try await RemoteCommand.implementation(of: ArtControlling.self, in: session, for: requiredCapability).artworks()
         }
     }
 }

@@ -38,6 +38,11 @@ public enum RemoteCommand: Sendable, Hashable {
     /// The ambient light: `on`, `off`, a standard style (`follow-video`, `follow-audio`,
     /// `lounge`) or the TV's own style.
     case ambilight(String)
+    /// Art mode and artwork on a TV that shows art (Samsung's The Frame).
+    case art(ArtCommand)
+    /// Adds an image to the TV's artwork: too large for a request line, so it goes over a
+    /// direct session only.
+    case artUpload(ArtUpload)
     /// Wakes a TV that does not answer (Wake-on-LAN to its stored MACs) and waits for
     /// it. Performed by the session service, never by an adapter's session, but admitted
     /// by the router like every other command: an expired or repeated wake sends nothing.
@@ -68,6 +73,7 @@ public enum RemoteCommand: Sendable, Hashable {
         case .sound: return .soundOutput
         case .picture: return .pictureMode
         case .ambilight: return .ambilight
+        case .art, .artUpload: return .artMode
         case .wake: return .wakeOnLAN
         }
     }
@@ -112,6 +118,9 @@ public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
     /// The ambient light around the screen (Philips's Ambilight): its styles, on and off,
     /// and reporting the style in use (`photon ambilight TV follow-audio`).
     case ambilight
+    /// Art mode and artwork (Samsung's The Frame): on and off, showing, deleting and
+    /// uploading artwork (`photon art TV show MY_F0003`), reported as the power state `art`.
+    case artMode = "art-mode"
 }
 
 /// A set of capabilities, kept as a value so it can be stored and compared.
@@ -179,6 +188,9 @@ public enum PowerState: String, Sendable, Hashable, CaseIterable {
     case standby
     case screenOff = "screen-off"
     case off
+    /// Showing artwork with the picture otherwise off (Samsung's The Frame): off for
+    /// automations, the screen lit.
+    case art
 }
 
 /// How to wake a TV that does not answer: where the packet goes and how long to wait.
@@ -217,6 +229,8 @@ extension RemoteCommand {
         case .sound(let output): return "sound \(Redaction.sanitize(output))"
         case .picture(let mode): return "picture \(Redaction.sanitize(mode))"
         case .ambilight(let choice): return "ambilight \(Redaction.sanitize(choice))"
+        case .art(let command): return "art \(command)"
+        case .artUpload(let upload): return "art upload (\(upload.bytes.count) bytes, \(upload.fileType))"
         case .wake(let request): return "wake (waiting up to \(Int(request.patience.seconds)) s)"
         }
     }

@@ -39,6 +39,7 @@ extension RemoteCommand {
         case "sound": self = .sound(json["sound"]?.stringValue ?? "")
         case "picture": self = .picture(json["picture"]?.stringValue ?? "")
         case "ambilight": self = .ambilight(json["ambilight"]?.stringValue ?? "")
+        case "art": self = .art(try ArtCommand(words: json["art"]?.stringValue ?? ""))
         case "volume":
             if let step = json["volume"]?.stringValue.flatMap(VolumeChange.init(rawValue:)) {
                 self = .volume(step)
@@ -99,6 +100,9 @@ extension RemoteCommand {
         case .sound(let output): return .object([("sound", .string(output))])
         case .picture(let mode): return .object([("picture", .string(mode))])
         case .ambilight(let choice): return .object([("ambilight", .string(choice))])
+        case .art(let command): return .object([("art", .string(command.description))])
+        case .artUpload:
+            throw PhotonError.unsupported("an upload is not sent through a request", hint: "`photon art TV upload FILE` connects directly")
         case .spoken(let words, let target):
             return .object([("voice", .object([("text", .string(words)), ("to", .string(target.rawValue))]))])
         case .voice, .liveVoice:
