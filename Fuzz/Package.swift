@@ -34,6 +34,7 @@ let package = Package(
         .executableTarget(name: "FuzzCertificateSubject", dependencies: [core, androidTV]),
         .executableTarget(name: "FuzzSamsungEvent", dependencies: [core, samsung]),
         .executableTarget(name: "FuzzSamsungDeviceInfo", dependencies: [core, samsung]),
+        .executableTarget(name: "FuzzSamsungArt", dependencies: [core, samsung]),
         .executableTarget(name: "FuzzJSON", dependencies: [json]),
         .executableTarget(name: "FuzzDaemonRequest", dependencies: [core, json, kit]),
         .executableTarget(name: "FuzzSSDP", dependencies: [core]),
