@@ -65,7 +65,7 @@ import Testing
 
         _ = try await ok(["power", "frame", "on"])
         #expect(try await power() == "on")
-        _ = try await ok(["art", "frame", "on"])
+        _ = try await ok(["power", "frame", "off", "--art"])
         #expect(try await power() == "art")
         _ = try await ok(["power", "frame", "off"])
         #expect(try await power() == "standby")
