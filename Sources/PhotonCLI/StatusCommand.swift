@@ -17,9 +17,11 @@ enum StatusCommand {
         case .power(let on):
             return (.object([("power", .string(on ? "on" : "off"))]), "power: \(on ? "on" : "off")")
         case .powerState(let state, let reason):
+            // A reason that only repeats the state ("standby (standby)") is left out of the text.
+            let said = reason.flatMap { $0.lowercased() == state.rawValue ? nil : $0 }
             return (
                 .object([("power_state", .string(state.rawValue)), ("power_reason", .optional(reason))]),
-                "power state: \(state.rawValue)\(reason.map { " (\(Redaction.sanitize($0, limit: 64)))" } ?? "")"
+                "power state: \(state.rawValue)\(said.map { " (\(Redaction.sanitize($0, limit: 64)))" } ?? "")"
             )
         case .volume(let v):
             return (
