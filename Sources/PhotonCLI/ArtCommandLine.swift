@@ -10,16 +10,23 @@ enum ArtCommandLine {
     static func spec(_ registry: AdapterRegistry) -> CommandSpec {
         let entry = CommandCatalog.entry(named: "art")!
         return CommandSpec(
-            [entry.name], summary: entry.summary, arguments: "TV [\(entry.argument)|upload FILE]", minimumArguments: 1,
+            [entry.name], summary: entry.summary, arguments: "TV [list|current|\(entry.argument)|upload FILE]", minimumArguments: 1,
             maximumArguments: 4,
-            options: [OptionSpec("matte", value: "MATTE", help: "with upload: the matte to show the image in (default none)")],
+            options: [
+                OptionSpec("matte", value: "MATTE", help: "with upload: the matte to show the image in (default none)"),
+                OptionSpec("category", value: "C", help: "with list: only this category (MY-C0002 is My Photos, MY-C0004 favourites)"),
+            ],
             details: entry.details + " " + ControlCommands.brandsLine(for: entry.capabilities, registry),
             examples: entry.examples + ["photon art living-room"], run: run)
     }
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
         let tv = parsed.arguments[0]
-        guard parsed.arguments.count > 1 else { return try await ControlCommands.listChoices(.artworks, parsed, context) }
+        let verb = parsed.arguments.count > 1 ? parsed.arguments[1].lowercased() : "list"
+        if verb == "list" || verb == "current" {
+            guard parsed.arguments.count <= 2 else { throw PhotonError(.usage, "art \(verb) takes no value") }
+            return try await list(tv, current: verb == "current", category: parsed.value("category"), context)
+        }
         if parsed.arguments[1].lowercased() == "upload" {
             guard parsed.arguments.count == 3 else { throw PhotonError(.usage, "art upload takes one FILE (a JPEG or PNG)") }
             return try await upload(parsed.arguments[2], matte: parsed.value("matte") ?? "none", to: tv, context)
@@ -28,6 +35,28 @@ enum ArtCommandLine {
         let command = try RemoteCommand(verb: "art", argument: parsed.arguments.dropFirst().joined(separator: " "))
         try await ControlCommands.send([command], delay: 0, to: tv, context)
         if context.json { context.emit(.object([("art", .string(parsed.arguments.dropFirst().joined(separator: " ")))]), text: nil) }
+        return 0
+    }
+
+    /// The artworks (of one category), or only the one shown.
+    static func list(_ tv: String, current: Bool, category: String?, _ context: CLIContext) async throws -> Int32 {
+        var items = try await context.control().items(.artworks, of: tv)
+        if let category { items = items.filter { $0.kind?.lowercased() == category.lowercased() } }
+        if current {
+            guard let shown = items.first(where: { $0.active == true }) else {
+                throw PhotonError(.notFound, "the Frame names no artwork as shown", hint: "photon art \(tv) show ID picks one")
+            }
+            context.emit(.object([("content_id", .string(shown.id)), ("category", .optional(shown.kind))]), text: shown.id)
+            return 0
+        }
+        if context.json {
+            for item in items { context.emit(ServiceProtocol.json(item), text: nil) }
+        } else {
+            let rows =
+                [["ID", "CATEGORY", "SHOWN"]]
+                + items.map { [Redaction.sanitize($0.id, limit: 64), Redaction.sanitize($0.kind ?? "", limit: 40), $0.active == true ? "yes" : ""] }
+            context.terminal.write(Table.render(rows))
+        }
         return 0
     }
 
@@ -56,7 +85,7 @@ enum ArtCommandLine {
         }
         let upload = try ArtUpload(bytes: [UInt8](data), matte: matte, receipt: receipt)
         let control = try context.directControl()
-        try await control.send([.artUpload(upload)], to: tv, delay: .zero, wake: nil, lifetime: .seconds(120))
+        _ = try await control.send([.artUpload(upload)], to: tv, delay: .zero, wake: nil, lifetime: .seconds(120))
         if showProgress { terminal.writeError("\n") }
         guard let id = receipt.contentID else { throw PhotonError(.protocolViolation, "the TV took the image but named no content id") }
         context.emit(.object([("content_id", .string(id))]), text: "Uploaded as \(id). Show it: photon art \(tv) show \(id)")

@@ -43,8 +43,13 @@ import Testing
         #expect(try await power() == "art")
         let list = try await ok(["art", "frame"]).standardOutput
         #expect(list.contains("SAM-S10001") && list.contains("MY_F0001"), "\(list)")
+        #expect(try await ok(["art", "frame", "current"]).standardOutput == "SAM-S10001\n")
         _ = try await ok(["art", "frame", "show", "MY_F0001"])
         #expect(tv.events("art_shown").last?["content_id"] as? String == "MY_F0001")
+        #expect(try await ok(["art", "frame", "current"]).standardOutput == "MY_F0001\n")
+        let mine = try await ok(["art", "frame", "list", "--category", "MY-C0002"]).standardOutput
+        #expect(mine.contains("MY_F0001") && mine.contains("yes"), "\(mine)")
+        #expect(try await ok(["art", "frame", "list", "--category", "MY-C0004"]).standardOutput.split(separator: "\n").count == 1)
         let image = try TestEnvironment.temporaryDirectory("frame-art").appendingPathComponent("pixel.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + [UInt8](repeating: 0x42, count: 2000) + [0xFF, 0xD9]).write(to: image)
         let uploaded = try await ok(["art", "frame", "upload", image.path, "--matte", "shadowbox_polar"])
