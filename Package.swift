@@ -45,6 +45,8 @@ let package = Package(
         // Avahi's pkg-config adds -D_REENTRANT, which SwiftPM warns about; its headers are in
         // the default include path, so the module map names the libraries directly.
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
+        // libdbus for `photon follow` (logind on the system bus), loaded at first use.
+        .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", providers: [.apt(["libqrencode-dev"])]),
         // PulseAudio's and ALSA's types; the libraries (and PocketSphinx) are opened at run
@@ -52,6 +54,8 @@ let package = Package(
         .systemLibrary(name: "CAudioCapture", path: "Sources/CAudioCapture", providers: [.apt(["libpulse-dev", "libasound2-dev"])]),
         // Voice: microphone capture and speech recognition on this machine.
         .target(name: "PhotonVoice", dependencies: ["PhotonCore", "CAudioCapture"], path: "Sources/PhotonVoice"),
+        // `photon follow`: logind's sleep, wake and idle on the system bus, and what the TV does then.
+        .target(name: "PhotonFollow", dependencies: ["PhotonCore", "PhotonKit", "CDBus"], path: "Sources/PhotonFollow"),
         // The MQTT client (libmosquitto on a thread of its own) for the Home Assistant bridge.
         .target(name: "PhotonMQTT", dependencies: ["PhotonCore", "CMosquitto", "COpenSSL"], path: "Sources/PhotonMQTT"),
 
@@ -87,7 +91,7 @@ let package = Package(
             name: "PhotonCLI",
             dependencies: [
                 "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonService", "PhotonPlugins",
-                "PhotonWire", "PhotonMQTT", "PhotonDiscovery", "CQREncode", "PhotonVoice",
+                "PhotonWire", "PhotonMQTT", "PhotonDiscovery", "CQREncode", "PhotonVoice", "PhotonFollow",
             ],
             path: "Sources/PhotonCLI"),
         // `photon`: a small front end (standard library only, so it starts in about a

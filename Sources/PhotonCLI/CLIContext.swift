@@ -34,6 +34,15 @@ public struct CLIContext: Sendable {
     /// How this command line reaches TVs, decided once: a running `photon serve` (its warm
     /// sessions, one request per command), or this process's own façade when none runs,
     /// with `--direct`, or when the front end already found none (`PHOTON_NO_DAEMON=1`).
+    /// A control that sends as `source` (`photon follow`): through a running daemon, else
+    /// directly; not shared with `control()`.
+    public func control(source: CommandSource) async throws -> any TVControl {
+        if !direct, !daemonAbsent, let daemon = try await DaemonControl.ifRunning(store: store, timeout: timeout, source: source, log: log) {
+            return daemon
+        }
+        return DirectControl(photon: try photon, source: source)
+    }
+
     public func control() async throws -> any TVControl {
         if let made = chosen.current { return made }
         var control: any TVControl = DirectControl(photon: try photon)

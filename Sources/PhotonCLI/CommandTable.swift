@@ -7,7 +7,8 @@ enum CommandTable {
         [PairCommand.spec(registry)] + ControlCommands.specs(registry)
             + [InputCommand.spec(registry), ArtCommandLine.spec(registry)] + ChannelCommands.specs(registry) + [PowerCommand.spec(registry)]
             + MacroCommands.specs + [
-                VoiceCommand.spec, StatusCommand.spec, AppsCommand.spec, WakeCommand.spec, ProbeCommand.spec(registry), DiscoverCommand.spec,
+                VoiceCommand.spec, FollowCommand.spec, StatusCommand.spec, AppsCommand.spec, WakeCommand.spec, ProbeCommand.spec(registry),
+                DiscoverCommand.spec,
             ]
             + DeviceCommands.specs + IdentityCommands.specs + [
                 KeysCommand.spec, ServeCommand.spec, DemoCommand.spec, KeyboardRemoteCommand.spec, DoctorCommand.spec(registry),

@@ -32,6 +32,9 @@ public enum CommandSource: String, Sendable, Codable, CaseIterable {
     /// Buttons pressed in the web remote (`photon serve --http`): a page on a phone can
     /// vanish mid-hold, so its holds are bounded and always released like a gesture's.
     case web
+    /// `photon follow`: the TV follows this computer's sleep, wake and idle. It may only
+    /// switch power, the picture, art mode and the input — never keys, text or apps.
+    case follow
 
     /// Whether a `hold-start` from this source is released by the router if its
     /// `hold-end` does not come in time.
@@ -138,6 +141,8 @@ public enum RouterRejection: Error, Sendable, Equatable {
     case gestureHoldTooLong(limit: TimeInterval)
     /// A broker command asked for what the site does not allow (`raw`, `links`, a hold).
     case brokerForbidden(String, allowance: String?)
+    /// `photon follow` sent something other than power, the picture, art mode or the input.
+    case followForbidden
 
     public var error: PhotonError {
         switch self {
@@ -159,6 +164,10 @@ public enum RouterRejection: Error, Sendable, Equatable {
         case .staleGeneration: return PhotonError(.cancelled, "the session was retargeted; the command for the old TV was dropped")
         case .gestureHoldTooLong(let limit):
             return PhotonError(.usage, "gesture sources may hold a key for at most \(limit) s", hint: "use an explicit source for longer holds")
+        case .followForbidden:
+            return PhotonError(
+                .unsupported, "`photon follow` may only switch the TV's power, picture, art mode and input; nothing was sent",
+                hint: "send other commands with `photon key`, `photon launch`…")
         case .brokerForbidden(let what, let allowance):
             return PhotonError(
                 .unsupported, "commands from the MQTT broker may not \(what); nothing was sent",
@@ -344,6 +353,7 @@ public actor CommandRouter {
             }
         }
         if e.source == .mqtt || session.source == .mqtt { try admitFromBroker(e.command) }
+        if e.source == .follow || session.source == .follow, !Self.followMaySend(e.command) { throw RouterRejection.followForbidden }
         session.lastSequence = e.sequence
         remember(e.id, until: e.expiresAt)
         sessions[e.sessionID] = session
@@ -406,6 +416,15 @@ public actor CommandRouter {
     }
 
     /// Gestures may only navigate, play and change volume.
+    /// What `photon follow` may send: power keys, a wake, the picture, art mode, an input.
+    static func followMaySend(_ command: RemoteCommand) -> Bool {
+        switch command {
+        case .key(.key(let key), .press): return [.power, .powerOn, .powerOff].contains(key)
+        case .wake, .screen, .input, .art(.mode): return true
+        default: return false
+        }
+    }
+
     static func gestureMaySend(_ command: RemoteCommand) -> Bool {
         let allowed: Set<RemoteKey> = [
             .up, .down, .left, .right, .select, .back, .home, .playPause, .play, .pause, .next, .previous, .rewind, .fastForward,
