@@ -6,6 +6,7 @@
 #   share/zsh/site-functions/_photon                      (ZSH_COMPLETION_DIR under PREFIX)
 #   share/fish/vendor_completions.d/photon.fish
 #   lib/systemd/user/photon.service                       the daemon as a user service
+#   lib/systemd/user/photon-follow@.service               `photon follow TV` as a user service
 # `make install` builds release binaries first; PHOTON_BUILD_DIR picks other ones (tests
 # install the debug build).
 set -euo pipefail
@@ -30,7 +31,9 @@ done
 "$build/photon-cli" completions zsh > "$root/$zsh_dir/_photon"
 "$build/photon-cli" completions fish > "$root/share/fish/vendor_completions.d/photon.fish"
 sed "s|@BINDIR@|$prefix/bin|g" contrib/photon.service.in > "$root/lib/systemd/user/photon.service"
+sed "s|@BINDIR@|$prefix/bin|g" contrib/photon-follow@.service.in > "$root/lib/systemd/user/photon-follow@.service"
 chmod 644 "$root/share/man/man1/photon.1" "$root/share/man/man1/photon-emulator.1" "$root/share/bash-completion/completions/photon" \
-  "$root/$zsh_dir/_photon" "$root/share/fish/vendor_completions.d/photon.fish" "$root/lib/systemd/user/photon.service"
+  "$root/$zsh_dir/_photon" "$root/share/fish/vendor_completions.d/photon.fish" "$root/lib/systemd/user/photon.service" \
+  "$root/lib/systemd/user/photon-follow@.service"
 echo "installed Photon in $root"
 echo "  bash completion: automatic with bash-completion; man photon; systemctl --user enable --now photon"

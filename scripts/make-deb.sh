@@ -10,7 +10,7 @@
 # - Depends come from dpkg-shlibdeps over the binaries (what they are linked against);
 #   Recommends come from the libraries Photon loads only when a feature needs them (Avahi
 #   for discovery, libmosquitto for the MQTT bridge, PulseAudio, ALSA and PocketSphinx
-#   for voice), read from the dlopen names in the shim headers and resolved to the packages that own them here.
+#   for voice, libdbus for `photon follow`), read from the dlopen names in the shim headers and resolved to the packages that own them here.
 # Then lintian checks it, when installed (scripts/setup.sh deb installs it); an error or a
 # warning fails.
 set -euo pipefail
@@ -94,7 +94,7 @@ depends=$(cd "$shlibs" && dpkg-shlibdeps -O "${binaries[@]}" 2>/dev/null | sed -
 
 # Recommends: the libraries loaded at run time (by soname), as packaged on this system.
 recommends=()
-for soname in $(grep -ho '"lib[a-z-]*\.so\.[0-9]*"' Sources/CAvahi/shim.h Sources/CMosquitto/shim.h Sources/CQREncode/shim.h Sources/CAudioCapture/shim.h | tr -d '"' | sort -u); do
+for soname in $(grep -ho '"lib[a-z-]*\.so\.[0-9]*"' Sources/CAvahi/shim.h Sources/CMosquitto/shim.h Sources/CQREncode/shim.h Sources/CAudioCapture/shim.h Sources/CDBus/shim.h | tr -d '"' | sort -u); do
   # awk reads all of its input (no early exit): with pipefail, a reader that stops early
   # makes the writer die of SIGPIPE (exit 141) whenever its output outruns the pipe.
   path=$(ldconfig -p | awk -v s="$soname" '$1 == s && !found { print $NF; found = 1 }')

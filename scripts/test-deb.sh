@@ -57,6 +57,7 @@ if command -v fish >/dev/null; then
   [ ! -s "$work/fish.err" ] || fail "fish reported errors in the completion: $(head -5 "$work/fish.err")"
 fi
 grep -q '^ExecStart=/usr/bin/photon serve' /usr/lib/systemd/user/photon.service || fail "the user unit does not run /usr/bin/photon"
+grep -q '^ExecStart=/usr/bin/photon follow %i' /usr/lib/systemd/user/photon-follow@.service || fail "the follow unit does not run /usr/bin/photon follow"
 
 # An emulated TV from the installed emulator, paired and driven by the installed photon.
 home=$work/home

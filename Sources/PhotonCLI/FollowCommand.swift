@@ -49,7 +49,7 @@ enum FollowCommand {
         options.idlePower = parsed.flag("idle-power")
         var patience: Duration = .seconds(45)
         if let wait = parsed.value("wait").flatMap(Double.init) { patience = .milliseconds(Int(wait * 1000)) }
-        options.wake = WakeRequest(destinations: parsed.allValues("broadcast"), patience: patience)
+        let wake = WakeRequest(destinations: parsed.allValues("broadcast"), patience: patience)
         if options.idlePower && options.idle == nil { throw PhotonError(.usage, "--idle-power goes with --idle SECONDS") }
         // A name that is not paired fails now, not at the first sleep.
         let device = try await context.store.device(named: tv)
@@ -57,7 +57,8 @@ enum FollowCommand {
         let logind = try Logind.connect(note: { context.note($0) })
         defer { logind.stop() }
         if logind.sessionPath == nil, options.idle != nil { context.note("no login session: --idle has nothing to follow") }
-        let follower = Follower(tv: device.nickname, control: control, options: options) { report in
+        let target = ControlledTV(name: device.nickname, control: control, wake: wake)
+        let follower = Follower(tv: target, options: options) { report in
             var fields: [(String, JSONValue)] = [("event", .string(report.event)), ("action", .string(report.action))]
             if let detail = report.detail { fields.append(("detail", .string(detail))) }
             context.emit(.object(fields), text: "\(report.event): \(report.action)\(report.detail.map { " (\($0))" } ?? "")")

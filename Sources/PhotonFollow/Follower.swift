@@ -16,8 +16,6 @@ public struct FollowOptions: Sendable, Equatable {
     public var idle: Duration?
     /// Where the brand cannot switch the picture off, switch the TV off at idle instead.
     public var idlePower = false
-    /// How a TV that does not answer at wake is woken (where the packet goes, how long to wait).
-    public var wake = WakeRequest()
 
     public init(input: InputName? = nil, onWake: Bool = true, onSleep: Bool = true, idle: Duration? = nil, idlePower: Bool = false) {
         self.input = input
@@ -26,6 +24,39 @@ public struct FollowOptions: Sendable, Equatable {
         self.idle = idle
         self.idlePower = idlePower
     }
+}
+
+/// What the follower does to the TV: power, a command, and the inputs with the one shown.
+/// `ControlledTV` does it through a `TVControl` (the one submit path); tests give their own.
+public protocol FollowTarget: Sendable {
+    var name: String { get }
+    func setPower(_ target: PowerTarget) async throws
+    func send(_ command: RemoteCommand) async throws
+    func inputs() async throws -> [TVListItem]
+}
+
+/// A TV reached through a `TVControl`: `setPower` is the reliable power path (woken as
+/// `wake` says), commands go through the router like every door's.
+public struct ControlledTV: FollowTarget {
+    public let name: String
+    let control: any TVControl
+    let wake: WakeRequest
+
+    public init(name: String, control: any TVControl, wake: WakeRequest) {
+        self.name = name
+        self.control = control
+        self.wake = wake
+    }
+
+    public func setPower(_ target: PowerTarget) async throws {
+        _ = try await control.setPower(target, of: name, wake: wake, lifetime: .seconds(10))
+    }
+
+    public func send(_ command: RemoteCommand) async throws {
+        _ = try await control.send([command], to: name, delay: .zero, wake: nil, lifetime: .seconds(10))
+    }
+
+    public func inputs() async throws -> [TVListItem] { try await control.items(.inputs, of: name) }
 }
 
 /// The delay lock logind gives (or a stand-in in tests): released once the TV is off, taken
@@ -50,8 +81,7 @@ public final class Follower: Sendable {
         public var detail: String?
     }
 
-    let tv: String
-    let control: any TVControl
+    let tv: any FollowTarget
     let options: FollowOptions
     let clock: any RouterClock
     let report: @Sendable (Report) -> Void
@@ -69,11 +99,10 @@ public final class Follower: Sendable {
     enum Dimmed { case screen, power }
 
     public init(
-        tv: String, control: any TVControl, options: FollowOptions, clock: any RouterClock = SystemClock(),
-        sleepBudget: Duration = .milliseconds(4500), report: @escaping @Sendable (Report) -> Void
+        tv: any FollowTarget, options: FollowOptions, clock: any RouterClock = SystemClock(), sleepBudget: Duration = .milliseconds(4500),
+        report: @escaping @Sendable (Report) -> Void
     ) {
         self.tv = tv
-        self.control = control
         self.options = options
         self.clock = clock
         self.sleepBudget = sleepBudget
@@ -90,7 +119,7 @@ public final class Follower: Sendable {
     func start() async {
         if let input = options.input {
             do {
-                let inputs = try await control.items(.inputs, of: tv)
+                let inputs = try await tv.inputs()
                 if !inputs.contains(where: { $0.active != nil }) {
                     report(
                         Report(
@@ -151,7 +180,7 @@ public final class Follower: Sendable {
                     self.report(Report(event: event, action: "left-on", detail: "another input is showing (\(showing.kind ?? showing.name))"))
                     return
                 }
-                _ = try await self.control.setPower(.off, of: self.tv, wake: WakeRequest(), lifetime: .seconds(4))
+                try await self.tv.setPower(.off)
                 self.report(Report(event: event, action: "off", detail: nil))
             }
         } catch {
@@ -162,10 +191,10 @@ public final class Follower: Sendable {
     /// On (woken where it does not answer), then to `input`.
     func wake(event: String) async {
         do {
-            _ = try await control.setPower(.on, of: tv, wake: options.wake, lifetime: .seconds(10))
+            try await tv.setPower(.on)
             report(Report(event: event, action: "on", detail: nil))
             if let input = options.input {
-                _ = try await control.send([.input(input)], to: tv, delay: .zero, wake: nil, lifetime: .seconds(10))
+                try await tv.send(.input(input))
                 report(Report(event: event, action: "input", detail: input.description))
             }
         } catch {
@@ -176,7 +205,7 @@ public final class Follower: Sendable {
     /// The picture off where the brand can, else (with `idlePower`) the power.
     func dim(event: String) async {
         do {
-            _ = try await control.send([.screen(on: false)], to: tv, delay: .zero, wake: nil, lifetime: .seconds(5))
+            try await tv.send(.screen(on: false))
             state.withLock { $0.dimmed = .screen }
             report(Report(event: event, action: "screen-off", detail: nil))
         } catch let error as PhotonError where error.code == .unsupported {
@@ -185,7 +214,7 @@ public final class Follower: Sendable {
                 return
             }
             do {
-                _ = try await control.setPower(.off, of: tv, wake: WakeRequest(), lifetime: .seconds(5))
+                try await tv.setPower(.off)
                 state.withLock { $0.dimmed = .power }
                 report(Report(event: event, action: "off", detail: nil))
             } catch {
@@ -206,7 +235,7 @@ public final class Follower: Sendable {
         switch dimmed {
         case .screen:
             do {
-                _ = try await control.send([.screen(on: true)], to: tv, delay: .zero, wake: nil, lifetime: .seconds(5))
+                try await tv.send(.screen(on: true))
                 report(Report(event: event, action: "screen-on", detail: nil))
             } catch {
                 report(Report(event: event, action: "failed", detail: Self.words(error)))
@@ -216,7 +245,7 @@ public final class Follower: Sendable {
     }
 
     func showingInput() async throws -> TVListItem? {
-        try await control.items(.inputs, of: tv).first { $0.active == true }
+        try await tv.inputs().first { $0.active == true }
     }
 
     static func matches(_ item: TVListItem, _ input: InputName) -> Bool {

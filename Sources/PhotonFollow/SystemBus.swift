@@ -38,6 +38,13 @@ public struct DBusSignal: Sendable, Equatable {
     public var interface: String
     public var member: String
     public var arguments: [DBusValue]
+
+    public init(path: String, interface: String, member: String, arguments: [DBusValue]) {
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.arguments = arguments
+    }
 }
 
 /// A private connection to the system bus (`DBUS_SYSTEM_BUS_ADDRESS` where set), used from

@@ -202,6 +202,12 @@ import Testing
             let verify = try TestEnvironment.run("/bin/sh", ["-c", "systemd-analyze verify '\(unitPath)' 2>&1"])
             #expect(verify.status == 0 && verify.output.isEmpty, "\(verify.output)")
         }
+        // `photon follow TV` as a user unit, one instance per TV.
+        let follow = try String(contentsOf: prefix.appendingPathComponent("lib/systemd/user/photon-follow@.service"), encoding: .utf8)
+        #expect(follow.contains("ExecStart=\(prefix.path)/bin/photon follow %i"))
+        for line in follow.split(separator: "\n") where line.hasPrefix("ReadWritePaths=") {
+            for path in line.dropFirst("ReadWritePaths=".count).split(separator: " ") { #expect(path.hasPrefix("-"), "\(path) is not optional") }
+        }
         // The installed front end finds the installed photon-cli beside it.
         let version = try TestEnvironment.run(prefix.appendingPathComponent("bin/photon").path, ["--version"])
         #expect(version.output.hasPrefix("photon "))

@@ -110,6 +110,23 @@ final class Deliveries: Sendable {
         #expect(delivered.count == 2)
     }
 
+    @Test func theFollowSourceMaySwitchOnlyPowerPictureArtAndInput() async throws {
+        let r = router()
+        let s = await r.openSession(source: .follow, target: "tv-1")
+        let allowed: [RemoteCommand] = [
+            .key(.key(.powerOff), .press), .key(.key(.powerOn), .press), .screen(on: false), .input(.hdmi(2)), .art(.mode(on: true)),
+        ]
+        for (index, command) in allowed.enumerated() { try await r.submit(envelope(s, UInt64(1 + index), source: .follow, command: command)) }
+        let forbidden: [RemoteCommand] = [
+            .key(.key(.home), .press), .key(.raw("KEY_POWER"), .press), .text("hi"), .launch("netflix"), .volume(.up),
+            .art(.delete(contentID: "MY_F0001")),
+        ]
+        for (index, command) in forbidden.enumerated() {
+            #expect(await rejection(r, envelope(s, UInt64(100 + index), source: .follow, command: command)) == .followForbidden, "\(command)")
+        }
+        #expect(delivered.count == allowed.count)
+    }
+
     @Test func retargetCancelsPendingWorkForTheOldTV() async throws {
         let started = Locked(false)
         let log = delivered.log
