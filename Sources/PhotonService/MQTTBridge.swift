@@ -272,8 +272,9 @@ public actor MQTTBridge {
             await self.commandFinished(id)
         }
         if !admitted {
+            let sent = name == "command" ? MQTTCommand.sentID(in: String(decoding: message.payload, as: UTF8.self)) : nil
             publishResult(
-                id, commandID: nil,
+                id, commandID: sent,
                 .failure(
                     PhotonError(
                         .unreachable, "\(MQTTBridge.commandsWaitingPerTV) commands already wait for this TV; this one was refused, not queued",
@@ -306,14 +307,16 @@ public actor MQTTBridge {
     private func handle(_ message: MQTTClient.Message, tv id: String, name: String) async {
         let text = String(decoding: message.payload, as: UTF8.self)
         if name == "macro" { return await runMacro(named: text, on: id, receivedAt: message.receivedAt) }
-        var commandID: UUID?
+        var commandID: String?
         do {
             // Bare values get their lifetime from their arrival, not from their turn.
             let request = try MQTTCommand.parse(name: name, payload: text, apps: apps[id] ?? [], now: message.receivedAt)
-            commandID = request.id
+            commandID = request.id.uuidString.lowercased()
             let acknowledged = try await execute(request, on: id)
-            publishResult(id, commandID: request.id, .success(acknowledged))
+            publishResult(id, commandID: commandID, .success(acknowledged))
         } catch {
+            // A command refused before it was read still names the id it was sent with.
+            if commandID == nil, name == "command" { commandID = MQTTCommand.sentID(in: text) }
             publishResult(id, commandID: commandID, .failure(PhotonError.wrap(error)))
         }
     }
@@ -332,14 +335,14 @@ public actor MQTTBridge {
         return !outcomes.contains(.sent)
     }
 
-    func publishResult(_ id: String, commandID: UUID?, _ outcome: Result<Bool, PhotonError>) {
-        var fields: [(String, JSONValue)] = [("commandId", .optional(commandID?.uuidString.lowercased()))]
+    func publishResult(_ id: String, commandID: String?, _ outcome: Result<Bool, PhotonError>) {
+        var fields: [(String, JSONValue)] = [("commandId", .optional(commandID))]
         switch outcome {
         case .success(let acknowledged): fields += [("ok", true), ("acknowledged", .bool(acknowledged))]
         case .failure(let error): fields += [("ok", false), ("error", ServiceProtocol.json(error))]
         }
         let outcomeText = (try? outcome.get()).map { $0 ? "ok, acknowledged" : "ok" } ?? "refused"
-        log.debug("MQTT: \(id) command \(commandID?.uuidString.lowercased() ?? "without an id"): \(outcomeText)")
+        log.debug("MQTT: \(id) command \(commandID ?? "without an id"): \(outcomeText)")
         client.publish(topics.result(id), JSONValue.object(fields).encoded, retain: false)
     }
 }

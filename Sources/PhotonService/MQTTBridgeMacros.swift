@@ -26,9 +26,9 @@ extension MQTTBridge {
                     error.code, "macro \(name): step \(failed.index) (\(Redaction.sanitize(failed.text, limit: 60))) failed: \(error.message)",
                     hint: error.hint)
             }
-            publishResult(id, commandID: commandID, .success(false))
+            publishResult(id, commandID: commandID.uuidString.lowercased(), .success(false))
         } catch {
-            publishResult(id, commandID: commandID, .failure(PhotonError.wrap(error)))
+            publishResult(id, commandID: commandID.uuidString.lowercased(), .failure(PhotonError.wrap(error)))
         }
     }
 }

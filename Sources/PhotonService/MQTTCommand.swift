@@ -73,6 +73,16 @@ public struct MQTTCommand: Sendable {
         return command
     }
 
+    /// The `commandId` a refused JSON command carried, as sent (printable, at most 64
+    /// characters), so the refusal can name it even when it is not a UUID or the rest of
+    /// the command did not parse.
+    public static func sentID(in payload: String) -> String? {
+        guard payload.utf8.count <= 64 * 1024, let json = try? JSONValue.parse(payload), let id = json["commandId"]?.stringValue,
+            !id.isEmpty, id.count <= 64, id.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F })
+        else { return nil }
+        return id.lowercased()
+    }
+
     private static func applyPower(_ value: String, _ command: inout MQTTCommand) throws {
         switch value.lowercased() {
         case "on":

@@ -54,3 +54,24 @@ import Testing
         #expect(chains.withLock { $0.enqueue("tv") { chains.withLock { $0.finished("tv") } } })
     }
 }
+
+/// A refused JSON command is answered with the id it was sent with (newcomer report: the
+/// refusal said `"commandId": null`, so a client could not tell which command failed).
+@Suite struct MQTTRefusalIDTests {
+    @Test func theSentIdIsEchoedEvenWhenTheRestDoesNotParse() {
+        let id = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+        #expect(MQTTCommand.sentID(in: #"{"commandId":"\#(id)","key":"home"}"#) == id.lowercased())
+        // Missing times, an unknown command, an id that is no UUID: still named.
+        #expect(MQTTCommand.sentID(in: #"{"commandId":"my-command-7","key":"nope"}"#) == "my-command-7")
+        #expect(throws: PhotonError.self) {
+            _ = try MQTTCommand.parse(name: "command", payload: #"{"commandId":"\#(id)","key":"home"}"#, apps: [], now: Date())
+        }
+        // Nothing usable to echo: none.
+        for payload in [
+            "", "not json", #"{"key":"home"}"#, #"{"commandId":7}"#, #"{"commandId":"\#(String(repeating: "a", count: 65))"}"#,
+            "{\"commandId\":\"a\\u0007b\"}",
+        ] {
+            #expect(MQTTCommand.sentID(in: payload) == nil, "\(payload)")
+        }
+    }
+}
