@@ -9,7 +9,13 @@ enum MacroCommands {
         CommandSpec(
             ["run"], summary: "run a macro: steps in order, the first failure stops it", arguments: "TV [STEP|@NAME]...",
             minimumArguments: 1, maximumArguments: nil,
-            options: [OptionSpec("file", short: "f", value: "FILE", help: "read steps from FILE, one per line (# comments)", repeatable: true)],
+            options: [
+                OptionSpec("file", short: "f", value: "FILE", help: "read steps from FILE, one per line (# comments)", repeatable: true),
+                OptionSpec(
+                    "broadcast", value: "ADDR",
+                    help: "for a \"power on\" step: where to send Wake-on-LAN (repeatable; default every broadcast address)",
+                    repeatable: true),
+            ],
             details: """
                 Each STEP is one argument: "key home", "key down down select", "text the expanse", "launch youtube", "volume 12", \
                 "input hdmi2", "channel 7", "search …", "notify …", "screen off", "power on", "wait 500ms", "wait-for app youtube 10s", \
@@ -72,7 +78,8 @@ enum MacroCommands {
         let macro = try self.macro(parsed, context)
         let control = try await context.control()
         let catalog = await StatusCommand.appCatalog(of: tv, context)
-        let results = try await control.runMacro(macro, on: tv, lifetime: min(context.timeout, .seconds(10)), wake: WakeRequest(), catalog: catalog)
+        let wake = WakeRequest(destinations: parsed.allValues("broadcast"))
+        let results = try await control.runMacro(macro, on: tv, lifetime: min(context.timeout, .seconds(10)), wake: wake, catalog: catalog)
         for result in results {
             if context.json {
                 context.emit(ServiceProtocol.json(result), text: nil)

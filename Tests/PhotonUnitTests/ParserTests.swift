@@ -20,6 +20,15 @@ import Testing
         #expect(short.flag("verbose"))
     }
 
+    /// A "power on" step of a macro can be pointed at a broadcast address, as `photon power
+    /// on --broadcast` can (newcomer #24); follow takes the same.
+    @Test func runAndFollowTakeBroadcastAddresses() throws {
+        let run = try parser.parse(["run", "den", "power on", "--broadcast", "127.0.0.1", "--broadcast", "10.0.0.255"])
+        #expect(run.allValues("broadcast") == ["127.0.0.1", "10.0.0.255"] && run.arguments == ["den", "power on"])
+        let follow = try parser.parse(["follow", "den", "--input", "hdmi2", "--broadcast", "127.0.0.1", "--idle", "300"])
+        #expect(follow.allValues("broadcast") == ["127.0.0.1"] && follow.value("idle") == "300")
+    }
+
     @Test func doubleDashEndsOptions() throws {
         let parsed = try parser.parse(["rename", "--", "--odd-name", "new"])
         #expect(parsed.arguments == ["--odd-name", "new"])
