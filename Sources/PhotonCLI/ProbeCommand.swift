@@ -41,9 +41,13 @@ enum ProbeCommand {
             timeout: parsed.value("timeout") == nil ? .seconds(3) : context.timeout, mdnsPort: mdnsPort)
         var found = 0
         var tried: [String] = []
+        var elsewhere: [String] = []
         for probed in results {
             let brand = probed.brand
             switch probed.result {
+            case .success(let candidate?) where mainPort != nil && !candidate.ports.values.contains(mainPort!) && candidate.endpoint.port != mainPort:
+                // A port was asked for: a TV answering only on its other ports is not an answer there.
+                elsewhere.append("\(candidate.brand) on \(candidate.ports.values.sorted().map(String.init).joined(separator: ", "))")
             case .success(let candidate?):
                 found += 1
                 let portsText = candidate.ports.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -65,6 +69,13 @@ enum ProbeCommand {
             }
         }
         guard found > 0 else {
+            if let mainPort {
+                throw PhotonError(
+                    .unreachable, "nothing answers at \(Endpoint(host: host, port: mainPort))",
+                    hint: elsewhere.isEmpty
+                        ? "tried " + tried.joined(separator: "; ")
+                        : "at other ports of \(host): " + elsewhere.joined(separator: "; ") + " (probe \(host) lists them)")
+            }
             throw PhotonError(
                 .unreachable, "no supported TV answered at \(host)",
                 hint: "tried " + tried.joined(separator: "; "))

@@ -119,6 +119,23 @@ import Testing
         #expect(silent.status == 3, "\(silent.output)")
     }
 
+    /// HOST:PORT asks that port: a TV answering only on its other ports is no answer there
+    /// (newcomer #11: a dead port listed the LG, with a warning about its plain port).
+    @Test func aDeadPortIsExitThreeEvenWhenTVsAnswerOnOthers() async throws {
+        let lg = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
+        defer { lg.process.terminate() }
+        let home = try await TestEnvironment.home("photon-probe-port")
+        let binary = try AndroidTVEndToEndTests.binary("photon")
+        let dead = try TCPListener()
+        let deadPort = dead.port
+        dead.close()
+        let result = try TestEnvironment.run(binary, ["probe", "127.0.0.1:\(deadPort)", "--brand", "lg", "--timeout", "1", "--home", home.path])
+        #expect(result.status == 3 && result.output.contains("nothing answers at 127.0.0.1:\(deadPort)"), "\(result.output)")
+        #expect(!result.output.contains("offers no TLS"), "\(result.output)")
+        let alive = try TestEnvironment.run(binary, ["probe", "127.0.0.1:\(lg.port)", "--brand", "lg", "--timeout", "1", "--home", home.path])
+        #expect(alive.status == 0 && alive.output.contains("lg  LG"), "\(alive.output)")
+    }
+
     @Test func nothingListeningEndsWithinTheTimeout() async throws {
         let home = try await TestEnvironment.home("photon-probe")
         let binary = try AndroidTVEndToEndTests.binary("photon")
