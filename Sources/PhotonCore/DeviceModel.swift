@@ -143,9 +143,24 @@ public struct SecretFile: Sendable, Codable, Equatable {
 
 extension DeviceFile {
     /// Finds a TV by nickname, id or host, in that order.
+    /// A TV by nickname, id or address; an address that several paired TVs share finds
+    /// none (`ambiguity(of:)` says which).
     public func find(_ name: String) -> DeviceRecord? {
-        devices.first { $0.nickname == name } ?? devices.first { $0.id == name }
-            ?? devices.first { $0.host == name }
+        if let found = devices.first(where: { $0.nickname == name }) ?? devices.first(where: { $0.id == name }) { return found }
+        let atHost = devices.filter { $0.host == name }
+        return atHost.count == 1 ? atHost[0] : nil
+    }
+
+    /// The refusal for an address (`HOST`, or `HOST:PORT` with port 0) that several paired
+    /// TVs share, naming them; nil when it is not ambiguous.
+    public func ambiguity(of name: String) -> PhotonError? {
+        guard let endpoint = try? Endpoint(parsing: name, defaultPort: 0) else { return nil }
+        let matching = devices.filter { $0.host == endpoint.host && (endpoint.port == 0 || $0.port == endpoint.port) }
+        guard matching.count > 1 else { return nil }
+        let names = matching.map { "\($0.nickname) (\($0.brand), port \($0.port))" }.sorted()
+        return PhotonError(
+            .usage, "several paired TVs are at \(Redaction.sanitize(endpoint.host)): \(names.joined(separator: ", ")); nothing was sent",
+            hint: "name one, or give its HOST:PORT")
     }
 }
 

@@ -47,6 +47,7 @@ public struct Store: Sendable {
     public func device(named name: String) async throws -> DeviceRecord {
         let file = try await devices()
         if let found = file.find(name) { return found }
+        if let ambiguous = file.ambiguity(of: name) { throw ambiguous }
         let known = file.devices.map(\.nickname).sorted()
         throw PhotonError(
             .notFound, "no paired TV is called '\(Redaction.sanitize(name))'",

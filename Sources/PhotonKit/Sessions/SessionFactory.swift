@@ -81,6 +81,7 @@ public struct SessionFactory: Sendable {
         if let cache, let found = try await cache.find(name) { return found }
         let file = try await devices()
         if let found = file.find(name) { return found }
+        if let ambiguous = file.ambiguity(of: name) { throw ambiguous }
         if let endpoint = try? Endpoint(parsing: name, defaultPort: 0),
             let found = file.devices.first(where: { $0.host == endpoint.host && (endpoint.port == 0 || $0.port == endpoint.port) })
         {
