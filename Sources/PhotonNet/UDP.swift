@@ -161,38 +161,52 @@ public enum WakeOnLANSender {
 /// port, answered back to that port. No multicast and no avahi-daemon, so it works across
 /// routers and in containers; hosts that answer only multicast stay silent.
 public enum DNSSDProber {
-    /// The services `host` answers for `types` within `timeout`: the query is sent again
-    /// after a moment without an answer (UDP may drop it), and collecting stops shortly
-    /// after the first answer. Malformed answers and other senders' datagrams are dropped.
+    /// The services `host` answers for `types` within `timeout`: one query per type (a
+    /// query asking for several at once gets a truncated answer from Avahi once a host
+    /// announces several TVs: 512 bytes, some of them lost), sent again after a moment
+    /// without an answer (UDP may drop them); collecting stops shortly after the last
+    /// query is answered, or at `timeout`. Malformed answers and other senders' datagrams
+    /// are dropped.
     public static func services(host: String, port: UInt16 = DNSSD.port, types: [String], timeout: Duration) async throws
         -> [DiscoveredService]
     {
         guard !types.isEmpty else { return [] }
         let socket = try UDPReceiver(host: host.contains(":") ? "::" : "0.0.0.0", port: 0)
         defer { socket.close() }
-        let id = UInt16.random(in: 1...UInt16.max)
-        let query = try DNSSD.query(types: types, id: id)
-        try socket.send(query, to: host, port: port)
+        var queries: [UInt16: [UInt8]] = [:]
+        for type in types.prefix(32) {
+            var id = UInt16.random(in: 1...UInt16.max)
+            while queries[id] != nil { id = UInt16.random(in: 1...UInt16.max) }
+            queries[id] = try DNSSD.query(types: [type], id: id)
+        }
+        for query in queries.values { try socket.send(query, to: host, port: port) }
         let start = ContinuousClock.now
         var end = start + timeout
         var resent = false
+        var answered: Set<UInt16> = []
         var found: [DiscoveredService] = []
         while ContinuousClock.now < end {
             let wait = resent || !found.isEmpty ? end - ContinuousClock.now : min(end - ContinuousClock.now, .milliseconds(700))
             guard let (bytes, sender) = try? await socket.receive(maxLength: DNSSD.maximumMessageSize + 1, timeout: wait) else {
                 if !resent, found.isEmpty, ContinuousClock.now < end {
                     resent = true
-                    try? socket.send(query, to: host, port: port)
+                    for query in queries.values { try? socket.send(query, to: host, port: port) }
                     continue
                 }
                 break
             }
-            // Only the asked host's answer to this query counts.
-            guard sender.port == port, bytes.count >= 2, UInt16(bytes[0]) << 8 | UInt16(bytes[1]) == id || bytes[0...1] == [0, 0],
-                let services = try? DNSSD.services(in: bytes, sender: sender.host)
-            else { continue }
+            // Only the asked host's answers to these queries count.
+            guard sender.port == port, bytes.count >= 2 else { continue }
+            let id = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+            guard queries[id] != nil || id == 0, let services = try? DNSSD.services(in: bytes, sender: sender.host) else { continue }
+            answered.insert(id)
             for service in services where !found.contains(service) { found.append(service) }
-            if !found.isEmpty { end = min(end, ContinuousClock.now + .milliseconds(150)) }
+            // Every query answered: a moment for stragglers; else wait on for the rest a while.
+            if answered.isSuperset(of: queries.keys) || id == 0 {
+                end = min(end, ContinuousClock.now + .milliseconds(150))
+            } else if !found.isEmpty {
+                end = min(end, ContinuousClock.now + .milliseconds(400))
+            }
         }
         return found
     }
