@@ -126,6 +126,9 @@ public actor PooledTV {
 
     private func outage(_ error: PhotonError) -> PhotonError {
         guard policy.keepsWarm, state != .failed else { return error }
+        // A TV that answers but is not the one paired, or no longer accepts the pairing, is
+        // reachable: said as it is (exit 5 or 4), not as an outage.
+        guard ![.pinMismatch, .untrustedCertificate, .authenticationRefused, .notPaired, .pairingRefused].contains(error.code) else { return error }
         return PhotonError(
             error.code, "\(name) is not reachable: \(error.message)",
             hint: "the command was not sent and will not be resent; photon serve keeps reconnecting in the background")
