@@ -11,8 +11,10 @@ extension RemoteCommand {
         guard session.capabilities.contains(needed) else {
             throw session.unavailability(of: needed)
                 ?? PhotonError.unsupported(
-                    "the TV does not support \(needed.rawValue); nothing was sent",
-                    hint: "its capabilities: \(session.capabilities.sortedNames.joined(separator: ", "))")
+                    "this TV cannot \(needed.action): its brand's protocol has no way to; nothing was sent",
+                    hint: needed == .volumeSet
+                        ? "it takes volume steps: photon volume TV up|down"
+                        : "`photon help` for the command lists the brands that can (capability \(needed.rawValue))")
         }
         switch self {
         case .key(let input, let action):

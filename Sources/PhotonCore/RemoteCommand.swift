@@ -235,3 +235,33 @@ extension RemoteCommand {
         }
     }
 }
+
+extension Capability {
+    /// What a TV with this capability can do, in words for a person ("set a volume level"):
+    /// the one wording of "unsupported" on every brand.
+    public var action: String {
+        switch self {
+        case .keys: return "take key presses"
+        case .longPress: return "hold a key (long press)"
+        case .text: return "type text"
+        case .appLaunch: return "launch apps"
+        case .appList: return "list its apps"
+        case .volumeState: return "report its volume"
+        case .volumeSet: return "set a volume level"
+        case .powerState: return "report its power"
+        case .voice: return "take voice audio"
+        case .search: return "search"
+        case .currentApp: return "report the app in front"
+        case .wakeOnLAN: return "be woken over the network"
+        case .inputs: return "switch inputs"
+        case .inputList: return "list its inputs"
+        case .notifications: return "show a message on the screen"
+        case .screenPower: return "switch its picture off while staying on"
+        case .channelList: return "list its channels"
+        case .soundOutput: return "say or switch where its audio goes"
+        case .pictureMode: return "switch picture modes"
+        case .ambilight: return "drive an ambient light"
+        case .artMode: return "show art (The Frame's art mode)"
+        }
+    }
+}

@@ -15,3 +15,27 @@ import Testing
         #expect(StatusCommand.describe(.powerState(.standby, reason: "standby"))?.0["power_reason"]?.stringValue == "standby")
     }
 }
+
+/// One wording of "unsupported" on every brand, with the reason in words rather than a
+/// dump of capability ids (newcomer #20).
+@Suite struct UnsupportedWordingTests {
+    final class KeysOnly: KeySending, @unchecked Sendable {
+        let capabilities = Capabilities(.keys)
+        let events = AsyncStream<TVEvent> { $0.finish() }
+        func close() async {}
+        func sendKey(_ input: KeyInput, _ action: KeyAction) async throws {}
+    }
+
+    @Test func aMissingCapabilityIsSaidInWords() async {
+        let session = KeysOnly()
+        for (command, words) in [
+            (RemoteCommand.setVolume(20), "this TV cannot set a volume level"), (.text("hi"), "this TV cannot type text"),
+            (.notify("hello"), "this TV cannot show a message on the screen"), (.art(.mode(on: true)), "this TV cannot show art"),
+        ] {
+            let refused = await #expect(throws: PhotonError.self) { try await command.perform(on: session) }
+            #expect(refused?.code == .unsupported && refused?.message.hasPrefix(words) == true, "\(String(describing: refused))")
+            #expect(refused?.hint?.contains("keys") == false, "no dump of capability ids: \(String(describing: refused?.hint))")
+        }
+        #expect(Capability.allCases.allSatisfy { !$0.action.isEmpty })
+    }
+}
