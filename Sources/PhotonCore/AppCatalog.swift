@@ -38,6 +38,21 @@ public enum AppCatalog {
         return entries.first { entry in ([entry.key, entry.name] + entry.aliases).contains { folded($0) == wanted } }
     }
 
+    /// The catalog name a mistyped word is close to (`netflx` → Netflix): only for plain
+    /// words (no digits, dots or slashes, which brands' ids have), one or two letters off.
+    public static func nearMiss(_ word: String) -> String? {
+        let folded = folded(word)
+        guard folded.count >= 4, folded.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }), entry(named: word) == nil else { return nil }
+        var best: (name: String, distance: Int)?
+        for entry in entries {
+            for candidate in [entry.key, entry.name] + entry.aliases {
+                let distance = Suggestions.distance(folded, Self.folded(candidate))
+                if distance <= (folded.count >= 6 ? 2 : 1), distance < (best?.distance ?? Int.max) { best = (entry.name, distance) }
+            }
+        }
+        return best?.name
+    }
+
     /// The catalog's name for a brand's app id (`com.netflix.ninja` → Netflix), where the
     /// brand lists that id.
     public static func name(ofID id: String, in ids: [String: [String]]) -> String? {
@@ -50,7 +65,13 @@ public enum AppCatalog {
     /// installed app of that name; else the brand's newest id. Anything else (an id, a link)
     /// is returned as given.
     public static func launchTarget(for app: String, ids: [String: [String]], installed: [TVApp]?) throws -> String {
-        guard !app.contains(":"), let entry = entry(named: app) else { return app }
+        guard !app.contains(":"), let entry = entry(named: app) else {
+            if let near = nearMiss(app) {
+                throw PhotonError(
+                    .notFound, "no app is called '\(Redaction.sanitize(app, limit: 40))'; nothing was sent", hint: "did you mean \(near)?")
+            }
+            return app
+        }
         let candidates = ids[entry.key] ?? []
         if let installed {
             let names = Set(([entry.key, entry.name] + entry.aliases).map(folded))

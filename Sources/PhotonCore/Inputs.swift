@@ -105,7 +105,7 @@ extension InputName {
     /// The refusal of a brand that can only send the standard inputs' keys.
     public static func labelsNeedAList(_ label: String, brand: String) -> PhotonError {
         PhotonError.unsupported(
-            "\(brand) TVs cannot list their inputs, so '\(Redaction.sanitize(label))' cannot be looked up; nothing was sent",
+            "\(brand) cannot list the TV's inputs, so '\(Redaction.sanitize(label))' cannot be looked up; nothing was sent",
             hint: "use a standard name: \(standardNames.joined(separator: ", "))")
     }
 }

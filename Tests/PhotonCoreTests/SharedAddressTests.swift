@@ -21,3 +21,18 @@ import Testing
         #expect(file.find("den")?.id == "lg-1" && file.find("samsung-1")?.nickname == "bedroom")
     }
 }
+
+/// A mistyped catalog name is refused with the name it is close to (newcomer #20:
+/// `launch den netflx` went to the TV, which answered HTTP 404); ids and links pass.
+@Suite struct LaunchNearMissTests {
+    @Test func aNearMissIsRefusedWithTheNameAndIdsPass() throws {
+        let ids: [String: [String]] = ["netflix": ["12"], "youtube": ["837"]]
+        let refused = #expect(throws: PhotonError.self) { _ = try AppCatalog.launchTarget(for: "netflx", ids: ids, installed: nil) }
+        #expect(refused?.code == .notFound && refused?.hint == "did you mean Netflix?", "\(String(describing: refused))")
+        #expect(AppCatalog.nearMiss("youtub") == "YouTube")
+        for id in ["12", "com.netflix.ninja", "https://www.youtube.com", "3:1", "tvinput.dtv", "Watch TV", "TED"] {
+            #expect(try AppCatalog.launchTarget(for: id, ids: ids, installed: nil) == id, "\(id)")
+        }
+        #expect(try AppCatalog.launchTarget(for: "NetFlix", ids: ids, installed: nil) == "12")
+    }
+}
