@@ -37,7 +37,7 @@ struct LGPairingFlow: PairingFlow {
         let note =
             pin == nil
             ? ""
-            : " The pinned certificate proves that the same certificate answers next time, not that this is your TV: LG TVs are reported to share one."
+            : "\nThe pinned certificate proves that the same certificate answers next time, not that this is your TV: LG TVs are reported to share one."
         let key = try await LGHandshake.register(
             channel, clientKey: nil, timeout: context.timeout, accept: acceptTimeout, log: context.log,
             prompted: {

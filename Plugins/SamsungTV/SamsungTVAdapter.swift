@@ -143,7 +143,7 @@ struct SamsungPairingFlow: PairingFlow {
         var pin: CertificateFingerprint?
         if tls { pin = try await responder.requireTrust(in: stream) }
         _ = try await responder.answer(
-            .confirmOnTV(message: "Accept \"\(context.clientName)\" on the TV's screen (within \(Int(acceptTimeout.seconds)) s)…"))
+            .confirmOnTV(message: "Accept \"\(context.clientName)\" on the TV's screen (it shows the prompt for 30 s)…"))
         let request = MessageStreamRequest(
             endpoint: endpoint, target: SamsungCommand.channelTarget(clientName: context.clientName, token: nil),
             security: .plain, maxMessageSize: SamsungEvent.maximumSize)

@@ -109,16 +109,17 @@ final class TerminalPairingResponder: PairingResponder {
                 n += 1
                 return n
             }
-            if attempt > 1 { terminal.writeError("That code does not match the TV. Type it again.\n") }
+            if attempt > 1 { terminal.writeError("The TV did not accept that code. Type it again.\n") }
             if terminal.isInteractive {
                 terminal.writeError("Type the \(length)-character code shown on the TV: ")
             } else {
                 terminal.writeError("Waiting for the \(length)-character \(alphabet.rawValue) code on stdin.\n")
             }
             guard let line = terminal.readLine() else {
+                let example = alphabet == .decimal ? String("1234567890".prefix(length)) : String("3FA9C1D2E4B6".prefix(length))
                 throw PhotonError(
-                    .pairingRefused, "no pairing code was given",
-                    hint: "type it at the prompt, or pipe it in: echo 3FA9C1 | photon pair ...")
+                    .pairingRefused, attempt > 1 ? "the TV did not accept the code given, and no other came" : "no pairing code was given",
+                    hint: "type the \(length)-character code the TV shows at the prompt, or pipe it in: echo \(example) | photon pair ...")
             }
             return .code(line)
         case .confirmOnTV(let message):

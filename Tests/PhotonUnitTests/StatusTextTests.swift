@@ -39,3 +39,21 @@ import Testing
         #expect(Capability.allCases.allSatisfy { !$0.action.isEmpty })
     }
 }
+
+/// The pairing prompts say what happened (newcomer #26): a code the TV did not accept is
+/// not "no code given", and the example in the hint is of the code the TV shows.
+@Suite struct PairingPromptTests {
+    @Test func aRefusedCodeAndTheExampleAreSaidAsTheyAre() async throws {
+        let terminal = CapturingTerminal(input: ["ZZZZZZ"])
+        let responder = TerminalPairingResponder(terminal: terminal, trusted: nil, json: false)
+        guard case .code("ZZZZZZ") = try await responder.answer(.enterCode(length: 6, alphabet: .hexadecimal)) else {
+            throw PhotonError(.internal, "the first code was not read")
+        }
+        let second = await #expect(throws: PhotonError.self) { _ = try await responder.answer(.enterCode(length: 6, alphabet: .hexadecimal)) }
+        #expect(second?.message == "the TV did not accept the code given, and no other came")
+        #expect(second?.hint?.contains("echo 3FA9C1") == true && terminal.errors.contains("The TV did not accept that code"))
+        let pin = TerminalPairingResponder(terminal: CapturingTerminal(), trusted: nil, json: false)
+        let none = await #expect(throws: PhotonError.self) { _ = try await pin.answer(.enterCode(length: 4, alphabet: .decimal)) }
+        #expect(none?.message == "no pairing code was given" && none?.hint?.contains("echo 1234 |") == true, "\(String(describing: none?.hint))")
+    }
+}
