@@ -167,10 +167,12 @@ enum MQTTDiscovery {
             ),
         ]
         var deviceBlock: [(String, JSONValue)] = [
-            ("ids", .array([.string(object)])), ("name", .string(device.name ?? device.nickname)),
-            ("mf", .string(brand?.displayName ?? device.brand)),
+            // The name the user gave the TV (`photon pair --name`), as every door calls it; the
+            // brand (not its protocol) as the maker; the TV's own name as its model.
+            ("ids", .array([.string(object)])), ("name", .string(device.nickname)),
+            ("mf", .string(Self.maker(brand?.displayName ?? device.brand))),
         ]
-        if let model = device.model { deviceBlock.append(("mdl", .string(model))) }
+        if let model = device.model ?? device.name { deviceBlock.append(("mdl", .string(model))) }
         if !device.wakeMACs.isEmpty { deviceBlock.append(("cns", .array(device.wakeMACs.map { .array(["mac", .string($0.lowercased())]) }))) }
         return .object([
             ("dev", .object(deviceBlock)),
@@ -180,6 +182,11 @@ enum MQTTDiscovery {
             ("qos", 1),
             ("cmps", .object(components)),
         ])
+    }
+
+    /// The brand part of an adapter's display name: "Roku (External Control Protocol)" → "Roku".
+    static func maker(_ displayName: String) -> String {
+        String(displayName.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces)
     }
 
     static func label(_ key: RemoteKey) -> String {

@@ -19,7 +19,9 @@ extension MQTTBridgeTests {
         let config = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
         let device = try #require(config["dev"] as? [String: Any])
         #expect((device["ids"] as? [String]) == ["photon_lab_lg-1f2e3d4c5b6a"])
-        #expect(device["name"] != nil && device["mf"] != nil)
+        // The nickname the user gave, the brand (not its protocol) as the maker (newcomer #29).
+        #expect(device["name"] as? String == "den" && device["mf"] as? String == "LG webOS", "\(device)")
+        #expect((device["mdl"] as? String)?.contains("OLED65C25LB") == true, "\(device)")
         let origin = try #require(config["o"] as? [String: Any])
         #expect(origin["name"] as? String == "photon" && origin["sw"] != nil)
         let components = try #require(config["cmps"] as? [String: [String: Any]])
