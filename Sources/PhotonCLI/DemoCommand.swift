@@ -21,6 +21,8 @@ enum DemoCommand {
     /// Events that are the TV's own bookkeeping, not something it received.
     static let quietEvents: Set<String> = [
         "ready", "listening", "client_connected", "client_disconnected", "session_ready", "pairing_code", "published", "rest", "paired",
+        // Protocol housekeeping (LG's handshake and subscriptions): not what the user sent.
+        "hello", "register_received", "registered", "subscribe", "unsubscribe", "prompt",
     ]
 
     static func run(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
@@ -36,7 +38,7 @@ enum DemoCommand {
             let status = try await tour(adapter, emulator: emulatorPath, nickname: "tv-\(index + 1)", step: &step, paths: paths, context: context)
             guard status == 0 else { return status }
         }
-        t.write("\nSecrets (client key, the TVs' pins and tokens) were kept in \(paths.secretsFile.path) with mode 600.\n")
+        t.write("\nSecrets (client key, the TVs' pins and tokens) were kept with mode 600 in a temporary home, removed now.\n")
         t.write("Next: `photon pair ADDRESS` with a real TV, or `photon-emulator BRAND` to keep an emulated one running.\n")
         return 0
     }
@@ -64,7 +66,12 @@ enum DemoCommand {
 
         let ports = tv.ports.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         t.write("\n\(step). An emulated \(adapter.displayName) listens on 127.0.0.1 (\(ports)).\n")
-        if let fingerprint = tv.fingerprint { t.write("   Its certificate fingerprint: \(fingerprint)\n") }
+        if let fingerprint = tv.fingerprint {
+            switch adapter.descriptor.pairing.pinnedKey {
+            case .tlsCertificate: t.write("   Its certificate fingerprint: \(fingerprint)\n")
+            case .protocolKey(let name): t.write("   The fingerprint of \(name): \(fingerprint)\n")
+            }
+        }
         step += 1
 
         var pair = [
@@ -98,7 +105,11 @@ enum DemoCommand {
             commands.append(["launch", nickname, adapter.descriptor.help.exampleApp])
         }
         commands.append(["volume", nickname, "up"])
-        t.write("\n\(step). " + commands.map { "photon " + $0.prefix(3).joined(separator: " ") }.joined(separator: "; ") + "\n")
+        t.write(
+            "\n\(step). "
+                + commands.map {
+                    "photon " + $0.filter { $0 != "--delay" && $0 != "50" }.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ")
+                }.joined(separator: "; ") + "\n")
         step += 1
         for arguments in commands {
             let status = try await PhotonCommandLine.runParsed(arguments, context: sub)
