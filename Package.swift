@@ -45,8 +45,9 @@ let package = Package(
         // Avahi's pkg-config adds -D_REENTRANT, which SwiftPM warns about; its headers are in
         // the default include path, so the module map names the libraries directly.
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
-        // libdbus for `photon follow` (logind on the system bus), loaded at first use.
-        .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // libdbus for `photon follow` (logind on the system bus), loaded at first use; its types
+        // are declared in the shim, so nothing links it.
+        .systemLibrary(name: "CDBus", path: "Sources/CDBus"),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", providers: [.apt(["libqrencode-dev"])]),
         // PulseAudio's and ALSA's types; the libraries (and PocketSphinx) are opened at run

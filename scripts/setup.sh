@@ -26,7 +26,7 @@ command -v swift >/dev/null || {
   exit 1
 }
 
-packages=(libssl-dev libavahi-client-dev libmosquitto-dev libqrencode-dev libdbus-1-dev pkg-config openssl)
+packages=(libssl-dev libavahi-client-dev libmosquitto-dev libqrencode-dev pkg-config openssl)
 # Voice: PulseAudio's and ALSA's headers to build; PocketSphinx and its model, which
 # `photon voice` opens at run time.
 packages+=(libpulse-dev libasound2-dev libpocketsphinx-dev pocketsphinx-en-us)

@@ -1,14 +1,74 @@
 #ifndef PHOTON_CDBUS_SHIM_H
 #define PHOTON_CDBUS_SHIM_H
-#include <dbus/dbus.h>
 #include <dlfcn.h>
+#include <stdint.h>
 
 // libdbus is loaded when `photon follow` first needs the system bus, never at other
-// commands' start (the same rule as Avahi and PulseAudio). The headers give the types;
-// each function is looked up by name, typed by its declaration (`__typeof__` does not
-// reference the symbol, so nothing is linked).
+// commands' start (the same rule as Avahi and PulseAudio). Unlike those, nothing here is
+// taken from libdbus's headers: their pkg-config entry would link libdbus into every
+// binary. The few types and functions used are declared below as libdbus 1.x defines them
+// (its ABI has been stable since 1.0); each function is looked up by name and typed by its
+// declaration (`__typeof__` does not reference the symbol, so nothing is linked).
 
 #define PHOTON_DBUS_LIBRARY "libdbus-1.so.3"
+
+typedef uint32_t dbus_bool_t;
+typedef uint32_t dbus_uint32_t;
+typedef struct DBusConnection DBusConnection;
+typedef struct DBusMessage DBusMessage;
+typedef enum { DBUS_BUS_SESSION, DBUS_BUS_SYSTEM, DBUS_BUS_STARTER } DBusBusType;
+#define DBUS_MESSAGE_TYPE_SIGNAL 4
+
+/// As dbus-errors.h defines it.
+typedef struct DBusError {
+    const char *name;
+    const char *message;
+    unsigned int dummy1 : 1;
+    unsigned int dummy2 : 1;
+    unsigned int dummy3 : 1;
+    unsigned int dummy4 : 1;
+    unsigned int dummy5 : 1;
+    void *padding1;
+} DBusError;
+
+/// As dbus-message.h defines it (no public fields; its size is what matters).
+typedef struct DBusMessageIter {
+    void *dummy1;
+    void *dummy2;
+    dbus_uint32_t dummy3;
+    int dummy4, dummy5, dummy6, dummy7, dummy8, dummy9, dummy10, dummy11;
+    int pad1;
+    void *pad2;
+    void *pad3;
+} DBusMessageIter;
+
+dbus_bool_t dbus_threads_init_default(void);
+void dbus_error_init(DBusError *error);
+void dbus_error_free(DBusError *error);
+dbus_bool_t dbus_error_is_set(const DBusError *error);
+DBusConnection *dbus_bus_get_private(DBusBusType type, DBusError *error);
+void dbus_bus_add_match(DBusConnection *connection, const char *rule, DBusError *error);
+void dbus_connection_set_exit_on_disconnect(DBusConnection *connection, dbus_bool_t exit_on_disconnect);
+void dbus_connection_close(DBusConnection *connection);
+void dbus_connection_unref(DBusConnection *connection);
+dbus_bool_t dbus_connection_read_write(DBusConnection *connection, int timeout_milliseconds);
+DBusMessage *dbus_connection_pop_message(DBusConnection *connection);
+DBusMessage *dbus_connection_send_with_reply_and_block(DBusConnection *connection, DBusMessage *message, int timeout_milliseconds,
+                                                       DBusError *error);
+dbus_bool_t dbus_connection_get_is_connected(DBusConnection *connection);
+DBusMessage *dbus_message_new_method_call(const char *bus_name, const char *path, const char *iface, const char *method);
+void dbus_message_unref(DBusMessage *message);
+int dbus_message_get_type(DBusMessage *message);
+const char *dbus_message_get_path(DBusMessage *message);
+const char *dbus_message_get_interface(DBusMessage *message);
+const char *dbus_message_get_member(DBusMessage *message);
+dbus_bool_t dbus_message_iter_init(DBusMessage *message, DBusMessageIter *iter);
+void dbus_message_iter_init_append(DBusMessage *message, DBusMessageIter *iter);
+dbus_bool_t dbus_message_iter_append_basic(DBusMessageIter *iter, int type, const void *value);
+int dbus_message_iter_get_arg_type(DBusMessageIter *iter);
+void dbus_message_iter_get_basic(DBusMessageIter *iter, void *value);
+dbus_bool_t dbus_message_iter_next(DBusMessageIter *iter);
+void dbus_message_iter_recurse(DBusMessageIter *iter, DBusMessageIter *sub);
 
 /// Loads the library; NULL when it is there, else the loader's message.
 static inline const char *photon_dbus_load(void) {
