@@ -64,8 +64,11 @@ enum CompletionScripts {
         }
 
         /// The fixed values the argument after the TV takes: the catalog entry's
-        /// completions (`volume`: up down mute), and power's targets.
+        /// completions (`volume`: up down mute), the app catalog for launch, and power's
+        /// targets.
         static func argumentValues(_ word: String) -> [String] {
+            // launch: the app catalog's names, as every brand takes them (newcomer #31).
+            if word == "launch" { return AppCatalog.entries.map(\.key) }
             if let entry = CommandCatalog.entry(named: word), entry.name == word { return entry.completions }
             if word == "power" { return PowerTarget.allCases.map(\.rawValue) }
             return []

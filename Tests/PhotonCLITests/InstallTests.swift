@@ -50,7 +50,7 @@ import Testing
                 "photon ke", "photon key --home HOME ", "photon key --home HOME den vol", "photon pair --bra", "photon pair --brand ",
                 "photon completions ", "photon identity ", "photon volume --home HOME den ", "photon doctor --home HOME ",
                 "photon remote --home HOME l",
-                "photon input --home HOME den h", "photon input --home HOME den hdmi2 ",
+                "photon input --home HOME den h", "photon input --home HOME den hdmi2 ", "photon launch --home HOME den net",
             ], home: home)
         #expect(offered[0] == "key keys")
         #expect(offered[1] == "den living-room")
@@ -65,6 +65,8 @@ import Testing
         #expect(offered[9] == "living-room")
         #expect(offered[10] == "hdmi1 hdmi2 hdmi3 hdmi4")
         #expect(offered[11] == "", "input takes one name")
+        // launch: the app catalog's names (newcomer #31).
+        #expect(offered[12] == "netflix")
     }
 
     /// A nickname is data, never shell code: one holding `$(…)` is offered as it is and
