@@ -233,7 +233,7 @@ let package = Package(
         .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto", "PhotonTestSupport"]),
         .testTarget(
             name: "PhotonNetTests", dependencies: ["PhotonNet", "PhotonCrypto", "PhotonCore", "PhotonTestSupport"]),
-        .testTarget(name: "PhotonDiscoveryTests", dependencies: ["PhotonDiscovery", "PhotonCore", "PhotonNet", "PhotonTestSupport"]),
+        .testTarget(name: "PhotonDiscoveryTests", dependencies: ["PhotonDiscovery", "PhotonCore", "PhotonNet", "PhotonStore", "PhotonTestSupport"]),
         .testTarget(name: "PhotonStoreTests", dependencies: ["PhotonStore", "PhotonCore", "PhotonTestSupport"]),
         .testTarget(
             name: "AndroidTVTests",

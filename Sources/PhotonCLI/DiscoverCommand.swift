@@ -27,20 +27,27 @@ enum DiscoverCommand {
         let ssdpHost = try parsed.value("ssdp").map { try Endpoint(parsing: $0, defaultPort: SSDP.port) }
         let found = try context.photon.discover(
             timeout: seconds, brands: parsed.value("brand").map { [$0] }, ssdp: !parsed.flag("no-ssdp"), ssdpHost: ssdpHost)
+        // Paired TVs are marked (by id, else brand and address), so a user sees what is new.
+        let paired = (try? await context.store.devices().devices) ?? []
         var count = 0
         for await (candidate, service) in found {
             count += 1
+            let known = paired.first { device in
+                (candidate.id != nil && device.id == candidate.id)
+                    || (device.brand == candidate.brand && device.host == candidate.endpoint.host && device.port == candidate.endpoint.port)
+            }
             let json = JSONValue.object([
                 ("name", .string(candidate.name)), ("brand", .string(candidate.brand)), ("host", .string(candidate.endpoint.host)),
                 ("port", .int(Int(candidate.endpoint.port))), ("id", .optional(candidate.id)), ("mac", .optional(candidate.mac)),
                 ("service", .string(service.type)),
                 ("txt", .object(service.txt.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
-                ("unsupported", .optional(candidate.unsupportedReason)),
+                ("unsupported", .optional(candidate.unsupportedReason)), ("paired", .optional(known?.nickname)),
             ])
             var text = "\(candidate.brand)  \(candidate.name)  \(candidate.endpoint)"
             if let id = candidate.id { text += "  id \(id)" }
             if let mac = candidate.mac { text += "  mac \(mac)" }
             if let reason = candidate.unsupportedReason { text += "  (unsupported: \(reason))" }
+            if let known { text += "  (paired as \(known.nickname))" }
             context.emit(json, text: text)
         }
         if ContinuousClock.now < deadline - .milliseconds(200) {

@@ -1,6 +1,7 @@
 import Foundation
 import PhotonCore
 import PhotonDiscovery
+import PhotonStore
 import PhotonTestSupport
 import Testing
 
@@ -90,8 +91,13 @@ import Testing
         defer { samsung.terminate() }
         try await android.waitFor("published")
         try await samsung.waitFor("published")
-        let p = try TestProcess(
-            Self.photon, ["discover", "--timeout", "4", "--json", "--no-ssdp", "--home", try TestEnvironment.temporaryDirectory().path])
+        // The Samsung is paired already (by the id it announces): discover marks it.
+        let home = try TestEnvironment.temporaryDirectory()
+        try await Store(paths: StorePaths(home: home)).save(
+            PairedTV(
+                device: DeviceRecord(id: "uuid:0b7a3c1e-photon-emulated", nickname: "bedroom", brand: "samsung", host: "127.0.0.9", port: 8002),
+                secrets: DeviceSecrets(values: ["token": "T"])))
+        let p = try TestProcess(Self.photon, ["discover", "--timeout", "4", "--json", "--no-ssdp", "--home", home.path])
         #expect(await p.waitForExit(timeout: .seconds(15)) == 0, "\(p.standardError)")
         let lines = p.standardOutput.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let ours = lines.filter {
@@ -104,5 +110,6 @@ import Testing
         let tv = ours.filter { $0["brand"] as? String == "samsung" }
         #expect(tv.count == 1, "\(p.standardOutput)")
         #expect(tv.first?["service"] as? String == "_samsungmsf._tcp")
+        #expect(tv.first?["paired"] as? String == "bedroom" && (atv.first?["paired"] as? String) == nil, "\(ours)")
     }
 }
