@@ -44,6 +44,8 @@ extension TVControl {
         defer { watcher.stop() }
         // Whether the last thing the macro did was send a command (the next one waits).
         var justSent = false
+        // When the last command went out: a wait-for after it does not take older reports.
+        var lastCommand: ContinuousClock.Instant?
         for (offset, entry) in macro.steps.enumerated() {
             let started = ContinuousClock.now
             var failure: PhotonError?
@@ -53,15 +55,17 @@ extension TVControl {
                 case .commands(let commands):
                     for command in commands {
                         if justSent { try await sleep(.milliseconds(Macro.keyPacingMilliseconds)) }
+                        lastCommand = .now
                         try await session.send(command, lifetime: lifetime)
                         justSent = true
                     }
                 case .power(let target):
+                    lastCommand = .now
                     _ = try await setPower(target, of: tv, wake: wake, lifetime: lifetime)
                 case .wait(let duration):
                     try await sleep(duration)
                 case .waitFor(let condition, let limit):
-                    try await watcher.wait(for: condition, within: limit, catalog: catalog)
+                    try await watcher.wait(for: condition, within: limit, catalog: catalog, since: lastCommand)
                 }
             } catch {
                 failure = PhotonError.wrap(error)
@@ -85,6 +89,9 @@ final class MacroWatcher: Sendable {
         var app: String?
         var power: PowerState?
         var detailedPower = false
+        /// When each was last reported.
+        var appAt: ContinuousClock.Instant?
+        var powerAt: ContinuousClock.Instant?
     }
     private let seen = Locked(Seen())
     private let task: Task<Void, Never>
@@ -96,11 +103,16 @@ final class MacroWatcher: Sendable {
                 guard case .event(let event) = update else { continue }
                 seen.withLock { s in
                     switch event {
-                    case .currentApp(let app): s.app = app
+                    case .currentApp(let app):
+                        s.app = app
+                        s.appAt = .now
                     case .powerState(let state, _):
                         s.power = state
                         s.detailedPower = true
-                    case .power(let on) where !s.detailedPower: s.power = on ? .on : .standby
+                        s.powerAt = .now
+                    case .power(let on) where !s.detailedPower:
+                        s.power = on ? .on : .standby
+                        s.powerAt = .now
                     default: break
                     }
                 }
@@ -110,14 +122,24 @@ final class MacroWatcher: Sendable {
 
     func stop() { task.cancel() }
 
-    /// Returns once `condition` holds; throws `timeout` (exit 3) after `limit`.
-    func wait(for condition: MacroCondition, within limit: Duration, catalog: [String: [String]]) async throws {
+    /// Returns once `condition` holds; throws `timeout` (exit 3) after `limit`. After a
+    /// command (`since`), a report older than it counts only once it has held for `grace`
+    /// after the command — a TV that reports nothing new (the app was already in front) —
+    /// so a wait-for right after a launch is not satisfied by what was in front before.
+    func wait(
+        for condition: MacroCondition, within limit: Duration, catalog: [String: [String]], since: ContinuousClock.Instant? = nil,
+        grace: Duration = .seconds(3)
+    ) async throws {
         let end = ContinuousClock.now + limit
         while true {
             let now = seen.withLock { $0 }
+            func current(_ at: ContinuousClock.Instant?) -> Bool {
+                guard let since else { return true }
+                return (at.map { $0 >= since } ?? false) || ContinuousClock.now - since >= grace
+            }
             switch condition {
-            case .app(let name): if let app = now.app, Self.app(app, matches: name, catalog: catalog) { return }
-            case .power(let state): if now.power == state { return }
+            case .app(let name): if let app = now.app, current(now.appAt), Self.app(app, matches: name, catalog: catalog) { return }
+            case .power(let state): if now.power == state, current(now.powerAt) { return }
             }
             guard ContinuousClock.now < end else {
                 let last: String
