@@ -244,7 +244,7 @@ let package = Package(
         .testTarget(
             name: "SamsungTVTests",
             dependencies: [
-                "SamsungTV", "SamsungTVEmulator", "PhotonCore", "PhotonNet", "PhotonTestSupport", "PhotonEmulatorSupport",
+                "SamsungTV", "SamsungTVEmulator", "PhotonCore", "PhotonNet", "PhotonTestSupport", "PhotonEmulatorSupport", "PhotonTesting",
             ]),
         // The conformance suite (every registered brand against its emulated TV) and the façade.
         .testTarget(

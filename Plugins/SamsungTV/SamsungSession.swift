@@ -26,6 +26,9 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, Ar
     private let sendGate = AsyncGate()
     private let reader = Locked<Task<Void, Never>?>(nil)
     private let keeper = Locked<Task<Void, Never>?>(nil)
+    private let powerPoller = Locked<Task<Void, Never>?>(nil)
+    /// How often the power state is read again over REST (0: only at the start).
+    let powerPoll: Duration
     let restPort: UInt16
     /// How the channels reach the TV (the art channel uses the same), and the token.
     let security: TransportSecurity
@@ -35,8 +38,9 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, Ar
 
     private init(
         channel: any MessageStream, device: DeviceRecord, context: AdapterContext, pacing: Duration, keepAlive: Duration,
-        security: TransportSecurity, token: String?
+        security: TransportSecurity, token: String?, powerPoll: Duration
     ) {
+        self.powerPoll = powerPoll
         self.security = security
         self.token = token
         self.channel = channel
@@ -49,7 +53,8 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, Ar
     }
 
     static func open(
-        device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext, pacing: Duration, keepAlive: Duration
+        device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext, pacing: Duration, keepAlive: Duration,
+        powerPoll: Duration = .seconds(5)
     ) async throws
         -> SamsungSession
     {
@@ -86,7 +91,7 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, Ar
         }
         let session = SamsungSession(
             channel: channel, device: device, context: context, pacing: pacing, keepAlive: keepAlive, security: security,
-            token: secrets[SamsungTVAdapter.tokenSecret])
+            token: secrets[SamsungTVAdapter.tokenSecret], powerPoll: powerPoll)
         session.start()
         return session
     }
@@ -159,23 +164,49 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, Ar
             }
             keeper.withLock { $0 = keeping }
         }
-        // Power state comes from REST, fetched off the key path.
-        Task { [weak self] in
-            guard let self else { return }
-            if let info = try? await SamsungTVAdapter.deviceInfo(host: self.device.host, restPort: self.restPort, context: self.context) {
-                self.continuation.yield(.deviceInfo(model: info.modelName, vendor: "Samsung", version: nil))
-                self.frame.withLock { $0.isFrame = info.frameTV }
-                if info.frameTV, info.isOn == true, let art = try? await self.artMode() {
-                    // A Frame is "on" over REST while it shows art: its art channel tells.
-                    self.report(artMode: art)
-                } else if let on = info.isOn {
-                    // PowerState (2019+ sets; empty on 2024+ firmware) tells standby from on;
-                    // the detail first, so a status that waited for `power` has both.
-                    self.continuation.yield(.powerState(on ? .on : .standby, reason: info.powerState))
-                    self.continuation.yield(.power(isOn: on))
+        // Power state comes from REST, fetched off the key path, and again every
+        // `powerPoll` while the session lasts (the remote channel says nothing of it): a
+        // set that went to standby is reported so within that time, not kept "on".
+        let poller = Task { [weak self] in
+            var last: PowerState?
+            var first = true
+            while !Task.isCancelled {
+                guard let self, !self.state.withLock({ $0.closed }) else { return }
+                if let info = try? await SamsungTVAdapter.deviceInfo(host: self.device.host, restPort: self.restPort, context: self.context) {
+                    if first {
+                        self.continuation.yield(.deviceInfo(model: info.modelName, vendor: "Samsung", version: nil))
+                        self.frame.withLock { $0.isFrame = info.frameTV }
+                    }
+                    var now: PowerState?
+                    if info.frameTV, info.isOn == true {
+                        // A Frame is "on" over REST while it shows art: its art channel tells
+                        // (and pushes changes; asked again only when it came back from standby).
+                        let known = self.frame.withLock { $0.artMode }
+                        let art = (first || last == .standby || known == nil) ? (try? await self.artMode()) : known
+                        now = (art ?? false) ? .art : .on
+                    } else if let on = info.isOn {
+                        now = on ? .on : .standby
+                    }
+                    if let now, now != last {
+                        last = now
+                        if now == .art || (info.frameTV && now == .on) {
+                            self.report(artMode: now == .art)
+                        } else {
+                            // PowerState (2019+ sets; empty on 2024+ firmware) tells standby from
+                            // on; the detail first, so a status that waited for `power` has both.
+                            self.continuation.yield(.powerState(now, reason: info.powerState))
+                            self.continuation.yield(.power(isOn: now == .on))
+                        }
+                    }
                 }
+                first = false
+                let interval = self.powerPoll
+                guard interval > .zero else { return }
+                let clock = self.context.clock
+                do { try await clock.sleep(for: interval) } catch { return }
             }
         }
+        powerPoller.withLock { $0 = poller }
     }
 
     private func readLoop() async {
@@ -243,6 +274,7 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, Ar
             Task { try? await opening.value.close() }
         }
         keeper.withLock { $0 }?.cancel()
+        powerPoller.withLock { $0 }?.cancel()
         await channel.close(code: 1000, reason: "")
         reader.withLock { $0 }?.cancel()
         finish(nil)

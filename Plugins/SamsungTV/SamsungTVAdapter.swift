@@ -27,8 +27,14 @@ public struct SamsungTVAdapter: TVAdapter {
     /// After this long without a frame from the TV, a session pings it; no answer within
     /// the same time ends the session (a network that went away sends no FIN). 0 disables.
     public var keepAlive: Duration
+    /// How often a session reads the power state again over REST (0: only at its start).
+    public var powerPoll: Duration
 
-    public init(keyPacing: Duration = .milliseconds(300), acceptTimeout: Duration = .seconds(35), keepAlive: Duration = .seconds(15)) {
+    public init(
+        keyPacing: Duration = .milliseconds(300), acceptTimeout: Duration = .seconds(35), keepAlive: Duration = .seconds(15),
+        powerPoll: Duration = .seconds(5)
+    ) {
+        self.powerPoll = powerPoll
         self.keyPacing = keyPacing
         self.acceptTimeout = acceptTimeout
         self.keepAlive = keepAlive
@@ -90,7 +96,8 @@ public struct SamsungTVAdapter: TVAdapter {
     public func openSession(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws
         -> any RemoteSession
     {
-        try await SamsungSession.open(device: device, secrets: secrets, context: context, pacing: keyPacing, keepAlive: keepAlive)
+        try await SamsungSession.open(
+            device: device, secrets: secrets, context: context, pacing: keyPacing, keepAlive: keepAlive, powerPoll: powerPoll)
     }
 
     /// `GET /api/v2/` on the REST port.

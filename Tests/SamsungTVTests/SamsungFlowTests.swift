@@ -4,6 +4,7 @@ import PhotonCrypto
 import PhotonEmulatorSupport
 import PhotonNet
 import PhotonTestSupport
+import PhotonTesting
 import SamsungTVEmulator
 import Testing
 
@@ -222,6 +223,39 @@ func samsungContext(_ saved: SavedSecrets = SavedSecrets(), timeout: Duration = 
         try await events.wait(for: "key", count: 2)
         #expect(events.named("key").map { $0["key"]!.string! } == ["KEY_POWER", "KEY_POWER"])
         await session.close()
+    }
+
+    /// The power state is read again while the session lasts (newcomer #4: through the daemon
+    /// a set that went to standby stayed "on" for 30 s and more).
+    @Test func aSetThatGoesToStandbyIsReportedSoWithinThePoll() async throws {
+        let (tv, _) = try await startSamsung()
+        defer { Task { await tv.stop() } }
+        let clock = ManualClock()
+        let ctx = AdapterContext(
+            connector: NetConnector(), clientIdentity: try TestEnvironment.sharedClientIdentity, clientName: "Photon tests", timeout: .seconds(5),
+            clock: clock)
+        let paired = try await pair(tv, context: ctx)
+        let session = try await SamsungTVAdapter(powerPoll: .seconds(5)).openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        defer { Task { await session.close() } }
+        let seen = Locked<[PowerState]>([])
+        let reader = Task {
+            for await event in session.events { if case .powerState(let state, _) = event { seen.withLock { $0.append(state) } } }
+        }
+        defer { reader.cancel() }
+        try await clock.waitForSleepers()
+        try await withTimeout(.seconds(5), "the first report") {
+            while seen.withLock({ $0 }) != [.on] { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        tv.setPowerState("standby")
+        clock.advance(by: .seconds(5))
+        try await withTimeout(.seconds(5), "the standby report") {
+            while seen.withLock({ $0 }) != [.on, .standby] { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        // Nothing new: nothing reported again.
+        try await clock.waitForSleepers()
+        clock.advance(by: .seconds(5))
+        try await clock.waitForSleepers()
+        #expect(seen.withLock { $0 } == [.on, .standby])
     }
 
     @Test func installedAppsAnswerOrTimeOut() async throws {
