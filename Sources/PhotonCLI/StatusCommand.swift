@@ -28,11 +28,16 @@ enum StatusCommand {
                 .object([("volume", .object([("level", .int(v.level)), ("max", .int(v.maximum)), ("muted", .bool(v.muted))]))]),
                 "volume: \(v.level)/\(v.maximum)\(v.muted ? " (muted)" : "")"
             )
-        case .currentApp(let app):
-            guard let name = AppCatalog.name(ofID: app, in: catalog) else {
-                return (.object([("app", .string(app))]), "app: \(Redaction.sanitize(app))")
+        case .currentApp(let reported):
+            // Every brand alike: `app` is the id `photon launch` takes, `app_name` its name.
+            let app = ReportedApp(reported, catalog: catalog)
+            guard let name = app.name else {
+                return (.object([("app", .string(app.id))]), "app: \(Redaction.sanitize(app.id))")
             }
-            return (.object([("app", .string(app)), ("app_name", .string(name))]), "app: \(name) (\(Redaction.sanitize(app)))")
+            return (
+                .object([("app", .string(app.id)), ("app_name", .string(name))]),
+                "app: \(Redaction.sanitize(name)) (\(Redaction.sanitize(app.id)))"
+            )
         case .playback(let p):
             var text = "playback: \(Redaction.sanitize(p.state, limit: 32))"
             if let ms = p.positionMilliseconds { text += String(format: " at %d:%02d", ms / 60_000, ms / 1000 % 60) }

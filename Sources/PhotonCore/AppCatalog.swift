@@ -94,3 +94,30 @@ public enum AppCatalog {
         return first
     }
 }
+
+/// The app a TV reports in front, read the one way every door shows it: some brands report
+/// an id (`netflix`, `com.netflix.ninja`), others a name with the id (`Netflix (12)`,
+/// `Netflix (3:1)`). `id` is what `photon launch` takes; `name` a person's word for it,
+/// where one is known.
+public struct ReportedApp: Sendable, Equatable {
+    public var id: String
+    public var name: String?
+
+    public init(id: String, name: String?) {
+        self.id = id
+        self.name = name
+    }
+
+    /// Reads a report; `catalog` (a brand's ids for the app catalog) names a bare id.
+    public init(_ reported: String, catalog: [String: [String]] = [:]) {
+        if reported.hasSuffix(")"), let open = reported.range(of: " (", options: .backwards) {
+            let id = String(reported[open.upperBound..<reported.index(before: reported.endIndex)])
+            let name = String(reported[..<open.lowerBound])
+            if !id.isEmpty, !name.isEmpty, !id.contains("(") {
+                self.init(id: id, name: name)
+                return
+            }
+        }
+        self.init(id: reported, name: AppCatalog.name(ofID: reported, in: catalog))
+    }
+}

@@ -29,9 +29,11 @@ extension MQTTBridge {
             detailedPower.insert(id)
             setPowerState(id, state, reason: reason)
         case .event(.volume(let volume)): setState(id, "volume", String(volume.level))
-        case .event(.currentApp(let app)):
-            setState(id, "app", app)
-            if let name = apps[id]?.first(where: { $0.id == app })?.name { setState(id, "source", name) }
+        case .event(.currentApp(let reported)):
+            // `app` is the id (every brand alike); the Source select shows the TV's name for it.
+            let app = ReportedApp(reported)
+            setState(id, "app", app.id)
+            if let name = apps[id]?.first(where: { $0.id == app.id })?.name ?? app.name { setState(id, "source", name) }
         case .event(.setting(let name, let value)):
             // The state of the catalog command's entity that shows this setting.
             if let entity = CommandCatalog.entry(named: name)?.homeAssistant, entity.hasState { setState(id, entity.topic, value) }

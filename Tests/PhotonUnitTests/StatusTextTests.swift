@@ -57,3 +57,19 @@ import Testing
         #expect(none?.message == "no pairing code was given" && none?.hint?.contains("echo 1234 |") == true, "\(String(describing: none?.hint))")
     }
 }
+
+/// The app in front has one shape on every brand (newcomer #5): `app` is the id `photon
+/// launch` takes, `app_name` its name — whether the brand reports `netflix`,
+/// `Netflix (12)` or `Netflix (3:1)`.
+@Suite struct ReportedAppTests {
+    @Test func theIdAndTheNameAreReadFromEitherReport() {
+        #expect(ReportedApp("Netflix (12)") == ReportedApp(id: "12", name: "Netflix"))
+        #expect(ReportedApp("Watch TV (org.droidtv.playtv)") == ReportedApp(id: "org.droidtv.playtv", name: "Watch TV"))
+        #expect(ReportedApp("netflix", catalog: ["netflix": ["netflix"]]) == ReportedApp(id: "netflix", name: "Netflix"))
+        #expect(ReportedApp("https://www.youtube.com") == ReportedApp(id: "https://www.youtube.com", name: nil))
+        #expect(ReportedApp("odd (") == ReportedApp(id: "odd (", name: nil) && ReportedApp("(x)").name == nil)
+        let (json, text) = StatusCommand.describe(.currentApp("Netflix (12)"))!
+        #expect(json["app"]?.stringValue == "12" && json["app_name"]?.stringValue == "Netflix" && text == "app: Netflix (12)")
+        #expect(StatusCommand.describe(.currentApp("https://www.youtube.com"))?.0["app"]?.stringValue == "https://www.youtube.com")
+    }
+}
