@@ -38,7 +38,12 @@ public struct LGEmulatorPlugin: TVEmulator {
         c.port = settings.text("tls") == "false" ? nil : settings.port("port") ?? c.port
         c.plainPort = settings.text("plain") == "false" ? nil : settings.port("plain-port") ?? c.plainPort
         c.name = settings.name ?? c.name
-        c.mac = settings.mac ?? c.mac
+        if let mac = settings.mac {
+            c.mac = mac
+            // The TV's id is its UUID: another MAC makes another TV, so two emulators differ.
+            let hex = mac.lowercased().filter(\.isHexDigit)
+            if hex.count == 12 { c.uuid = "6c3f2a1e-9b7d-4e15-a0c4-" + hex }
+        }
         c.stateDirectory = settings.stateDirectory
         if let accept = settings.text("accept").flatMap(EmulatedLGTV.Accept.init(rawValue:)) { c.accept = accept }
         c.acceptDelay = settings.seconds("accept-delay") ?? c.acceptDelay

@@ -13,6 +13,15 @@ import Testing
         return p
     }
 
+    /// `--mac` makes another TV (newcomer #14: two LG emulators shared one id and collided).
+    @Test func theEmulatorsMACIsItsIdentity() async throws {
+        let tv = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0", "--mac", "02:00:00:77:88:99"])
+        defer { tv.process.terminate() }
+        let home = try await TestEnvironment.home("photon-lg-mac")
+        let probe = try await photon(home, ["probe", "127.0.0.1:\(tv.port)", "--brand", "lg", "--json", "--timeout", "1"])
+        #expect(probe.standardOutput.contains(#""id":"lg-020000778899""#), "\(probe.standardOutput)")
+    }
+
     static func lg(_ extra: [String] = []) async throws -> EmulatorProcess {
         try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"] + extra)
     }
