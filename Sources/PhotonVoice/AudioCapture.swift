@@ -125,6 +125,8 @@ final class ALSACapture: AudioCapture, @unchecked Sendable {
 
     init(rate: Int) throws {
         let library = try SharedLibrary([PHOTON_LIB_ASOUND], package: "libasound2", purpose: "recording from ALSA")
+        // Photon says what is wrong; ALSA's own lines on stderr would come first.
+        photon_alsa_silence(library.address("snd_lib_error_set_handler"))
         let open: Open = try library.function("snd_pcm_open")
         let setParameters: SetParameters = try library.function("snd_pcm_set_params")
         readFrames = try library.function("snd_pcm_readi")

@@ -25,6 +25,9 @@ final class SharedLibrary: @unchecked Sendable {
             hint: "install it: sudo apt install \(package)")
     }
 
+    /// The address of `symbol`, or nil (for a C helper that calls it).
+    func address(_ symbol: String) -> UnsafeMutableRawPointer? { dlsym(handle, symbol) }
+
     /// The function `symbol` as the C function type `T`.
     func function<T>(_ symbol: String, as type: T.Type = T.self) throws -> T {
         guard let address = dlsym(handle, symbol) else {
