@@ -62,12 +62,16 @@ extension EmulatedLGTV {
             return try await fail(client, id, "401 insufficient permissions")
         }
         if subscribe { emit(EmulatorEvent("subscribe", [("uri", .string(uri))])) }
+        // A subscriber is registered before its first answer is read: a change made meanwhile
+        // by another client (a turnOff) is then pushed to it too, never lost between the two.
+        let isState = self.statePayload(uri) != nil
+        if subscribe, isState { client.state.withLock { $0.subscriptions.append((id, uri)) } }
         if let state = self.statePayload(uri) {
             switch state {
             case .success(let fields):
-                if subscribe { client.state.withLock { $0.subscriptions.append((id, uri)) } }
                 return try await respond(client, id, fields + (subscribe ? [("subscribed", true)] : []))
             case .failure(let error):
+                if subscribe { client.state.withLock { $0.subscriptions.removeAll { $0.uri == uri && $0.id == id } } }
                 return try await fail(client, id, error.message)
             }
         }
