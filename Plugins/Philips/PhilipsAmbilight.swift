@@ -88,6 +88,6 @@ extension PhilipsSession {
                 "ambilight/currentconfiguration",
                 .object([("styleName", .string(style)), ("isExpert", .bool(false)), ("menuSetting", .string(setting))]))
         }
-        if let state = try? await ambilightState() { continuation.yield(.setting(name: AmbilightName.setting, value: state)) }
+        if let state = try? await ambilightState() { feed.yield(.setting(name: AmbilightName.setting, value: state)) }
     }
 }

@@ -13,9 +13,9 @@ final class PhilipsSession: KeySending, AppLaunching, AppListing, VolumeSetting,
     let device: DeviceRecord
     let capabilities = PhilipsAdapter.maximumCapabilities
     var catalogIDs: [String: [String]] { PhilipsAdapter.appCatalogIDs }
-    let events: AsyncStream<TVEvent>
-    let continuation: AsyncStream<TVEvent>.Continuation
-    private let closed = Locked<PhotonError??>(nil)
+    /// The events and the session's one ending (`SessionEvents`).
+    let feed = SessionEvents(buffer: 256)
+    var events: AsyncStream<TVEvent> { feed.stream }
     private let watching = Locked<Task<Void, Never>?>(nil)
     private let appCache = Locked<[PhilipsApp]?>(nil)
     private let channelCache = Locked<[TVChannel]?>(nil)
@@ -28,10 +28,9 @@ final class PhilipsSession: KeySending, AppLaunching, AppListing, VolumeSetting,
         self.device = device
         self.notifyHold = notifyHold
         clock = context.clock
-        (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
-        continuation.yield(.deviceInfo(model: device.model, vendor: "Philips", version: nil))
-        continuation.yield(.powerState(power, reason: nil))
-        continuation.yield(.power(isOn: power == .on))
+        feed.yield(.deviceInfo(model: device.model, vendor: "Philips", version: nil))
+        feed.yield(.powerState(power, reason: nil))
+        feed.yield(.power(isOn: power == .on))
         let task = Task { [weak self] () -> Void in await self?.watch(power: power) }
         watching.withLock { $0 = task }
     }
@@ -57,7 +56,7 @@ final class PhilipsSession: KeySending, AppLaunching, AppListing, VolumeSetting,
             report(volume: known.volume)
             report(activity: known.activity)
             do {
-                continuation.yield(.setting(name: AmbilightName.setting, value: try await ambilightState()))
+                feed.yield(.setting(name: AmbilightName.setting, value: try await ambilightState()))
             } catch let error as PhotonError where error.code == .unsupported {}
         } catch {
             if !Task.isCancelled { finish(PhotonError.wrap(error)) }
@@ -135,8 +134,8 @@ final class PhilipsSession: KeySending, AppLaunching, AppListing, VolumeSetting,
         case "powerstate":
             guard let power = try? PhilipsReadings.power(value), value != known.power else { return }
             known.power = value
-            continuation.yield(.powerState(power, reason: nil))
-            continuation.yield(.power(isOn: power == .on))
+            feed.yield(.powerState(power, reason: nil))
+            feed.yield(.power(isOn: power == .on))
         case "audio/volume":
             guard value != known.volume else { return }
             known.volume = value
@@ -151,30 +150,21 @@ final class PhilipsSession: KeySending, AppLaunching, AppListing, VolumeSetting,
     }
 
     private func report(volume: JSONValue) {
-        if let level = try? PhilipsReadings.volume(volume) { continuation.yield(.volume(level)) }
+        if let level = try? PhilipsReadings.volume(volume) { feed.yield(.volume(level)) }
     }
 
     private func report(activity: JSONValue) {
         guard let package = PhilipsReadings.currentPackage(activity) else { return }
         if package == "org.droidtv.playtv" {
-            continuation.yield(.currentApp("Watch TV (\(package))"))
+            feed.yield(.currentApp("Watch TV (\(package))"))
         } else if let app = appCache.withLock({ $0 })?.first(where: { $0.package == package }) {
-            continuation.yield(.currentApp("\(app.label) (\(package))"))
+            feed.yield(.currentApp("\(app.label) (\(package))"))
         } else {
-            continuation.yield(.currentApp(package))
+            feed.yield(.currentApp(package))
         }
     }
 
-    func finish(_ reason: PhotonError?) {
-        let first = closed.withLock { state -> Bool in
-            guard state == nil else { return false }
-            state = .some(reason)
-            return true
-        }
-        guard first else { return }
-        continuation.yield(.disconnected(reason: reason))
-        continuation.finish()
-    }
+    func finish(_ reason: PhotonError?) { feed.end(reason) }
 
     func close() async {
         finish(nil)
@@ -183,10 +173,10 @@ final class PhilipsSession: KeySending, AppLaunching, AppListing, VolumeSetting,
         await watcher.client.drop()
     }
 
+    /// Once ended, throws why (the TV's error), or that the session is closed.
     func checkOpen() throws {
-        if let reason = closed.withLock({ $0 }) {
-            throw reason ?? PhotonError(.connectionClosed, "the session to the Philips TV is closed")
-        }
+        if let reason = feed.endReason { throw reason }
+        try feed.checkOpen("the Philips TV")
     }
 
     func acknowledges(_ command: RemoteCommand) -> Bool { true }

@@ -7,6 +7,7 @@ public final class SessionEvents: Sendable {
     public let stream: AsyncStream<TVEvent>
     private let continuation: AsyncStream<TVEvent>.Continuation
     private let ended = Locked(false)
+    private let reason = Locked<PhotonError?>(nil)
 
     /// Keeps the newest `buffer` events for a slow reader.
     public init(buffer: Int = 64) {
@@ -16,6 +17,9 @@ public final class SessionEvents: Sendable {
     public func yield(_ event: TVEvent) { continuation.yield(event) }
 
     public var isEnded: Bool { ended.withLock { $0 } }
+
+    /// Why the session ended, when the TV ended it (nil while open and after a clean close).
+    public var endReason: PhotonError? { reason.withLock { $0 } }
 
     /// Throws `connectionClosed` (naming `what`) once the session has ended.
     public func checkOpen(_ what: String) throws {
@@ -31,6 +35,7 @@ public final class SessionEvents: Sendable {
             return !e
         }
         guard first else { return false }
+        self.reason.withLock { $0 = reason }
         continuation.yield(.disconnected(reason: reason))
         continuation.finish()
         return true
