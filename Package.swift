@@ -86,7 +86,8 @@ let package = Package(
             name: "PhotonKit", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonDiscovery", "PhotonWire"],
             path: "Sources/PhotonKit"),
         .target(
-            name: "PhotonService", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonWire", "PhotonMQTT"],
+            name: "PhotonService",
+            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonWire", "PhotonMQTT", "PhotonVoice"],
             path: "Sources/PhotonService"),
         .target(
             name: "PhotonCLI",

@@ -132,23 +132,15 @@ enum VoiceCommand {
         if !recognizer.skippedPhrases.isEmpty {
             context.log.debug("voice: \(recognizer.skippedPhrases.count) phrase(s) left out: a word the dictionary cannot pronounce")
         }
-        let heard = try recognizer.recognize(samples)
-        context.log.debug("voice: \(samples.count) samples → \(heard.text.count) characters, \(heard.model.rawValue), confidence \(heard.confidence)")
-        guard !heard.text.isEmpty else {
-            throw PhotonError(
-                .notFound, "no words were recognised; nothing was sent", hint: "speak closer to the microphone, or type: photon text TV \"…\"")
-        }
-        let request = VoiceRequest(heard: heard.text)
         let canSearch = device.capabilities.contains(Capability.search.rawValue)
-        let commands = request.commands(target: target ?? .search, canSearch: canSearch, installed: installed)
-        let sure = heard.isConfident
-        let summary = commands.map(describe).joined(separator: ", ")
-        let json: JSONValue = .object([
-            ("heard", .string(heard.text)), ("model", .string(heard.model.rawValue)), ("confidence", .double(heard.confidence)),
-            ("confident", .bool(sure)), ("commands", .array(commands.map { .string(describe($0)) })), ("sent", .bool(false)),
-        ])
+        let understood = try VoiceUnderstanding.understand(
+            samples, with: recognizer, target: target ?? .search, canSearch: canSearch, installed: installed)
+        let heard = understood.recognition
+        context.log.debug("voice: \(samples.count) samples → \(heard.text.count) characters, \(heard.model.rawValue), confidence \(heard.confidence)")
+        let sure = understood.isConfident
+        let summary = understood.summary
         if parsed.flag("dry-run") {
-            context.emit(json, text: "heard: \(heard.text)\(sure ? "" : " (a guess)")\nwould send: \(summary)")
+            context.emit(understood.json(sent: false), text: "heard: \(heard.text)\(sure ? "" : " (a guess)")\nwould send: \(summary)")
             return 0
         }
         if !sure {
@@ -168,14 +160,8 @@ enum VoiceCommand {
         }
         // The words go as words: the router and the TV's session turn them into the same
         // commands on every door (the daemon's API and MQTT take `{"voice":{"text":…}}`).
-        _ = try await ControlCommands.send([.spoken(heard.text, to: target ?? .search)], delay: 0, to: tv, context)
-        var sent = json
-        if case .object(var fields) = json {
-            fields.removeAll { $0.0 == "sent" }
-            fields.append(("sent", .bool(true)))
-            sent = .object(fields)
-        }
-        context.emit(sent, text: "sent: \(summary)")
+        _ = try await ControlCommands.send([understood.spokenCommand], delay: 0, to: tv, context)
+        context.emit(understood.json(sent: true), text: "sent: \(summary)")
         return 0
     }
 
@@ -203,16 +189,6 @@ enum VoiceCommand {
         .timeout, "no speech was heard; nothing was sent",
         hint: "check the microphone (`pactl list short sources`, its level and mute) and speak after \"speak now\"")
 
-    private static func describe(_ command: RemoteCommand) -> String {
-        switch command {
-        case .search(let words): return "search \"\(words)\""
-        case .text(let words): return "text \"\(words)\""
-        case .launch(let app): return "launch \(app)"
-        case .channel(let number): return "channel \(number)"
-        default: return command.logDescription
-        }
-    }
-
     private static func readWAV(_ path: String) throws -> WAVFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PhotonError(.usage, "cannot read \(path)", hint: "give a WAV file")
@@ -223,15 +199,6 @@ enum VoiceCommand {
 
     /// `--phrases FILE` and the config folder's voice-phrases.txt.
     private static func phrases(_ parsed: ParsedCommand, _ context: CLIContext) throws -> [String] {
-        var texts: [String] = []
-        let own = context.paths.configDirectory.appendingPathComponent("voice-phrases.txt").path
-        if let data = FileManager.default.contents(atPath: own) { texts.append(String(decoding: data, as: UTF8.self)) }
-        if let path = parsed.value("phrases") {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw PhotonError(.usage, "cannot read the phrases file \(path)", hint: "give a text file with one phrase a line")
-            }
-            texts.append(String(decoding: data, as: UTF8.self))
-        }
-        return texts.flatMap(VoiceVocabulary.phrases(inFile:))
+        try VoicePhrases.load(configDirectory: context.paths.configDirectory, extraFile: parsed.value("phrases"))
     }
 }

@@ -78,67 +78,7 @@ public struct WAVFile: Sendable {
             for c in 0..<channels { sum += samples[f * channels + c] }
             mono[f] = sum / Float(channels)
         }
-        let resampled = Resampler.resample(mono, from: sampleRate, to: rate)
-        var out: [UInt8] = []
-        out.reserveCapacity(resampled.count * 2)
-        for value in resampled {
-            let clamped = Int16(max(-32768, min(32767, (value * 32767).rounded())))
-            out.append(UInt8(truncatingIfNeeded: clamped))
-            out.append(UInt8(truncatingIfNeeded: clamped >> 8))
-        }
-        return out
-    }
-}
-
-/// Sample-rate conversion for voice. Going down (a 44.1 kHz file to a recogniser's 16 kHz,
-/// or to Android TV's 8 kHz) it low-pass filters first with a windowed sinc, since what
-/// lies above the new Nyquist frequency would otherwise fold back as noise in the speech
-/// band (plain interpolation cost the recogniser about a tenth of its words). Going up,
-/// linear interpolation is enough for speech.
-public enum Resampler {
-    /// Taps on each side of the filter's centre.
-    static let halfWidth = 16
-
-    public static func resample(_ input: [Float], from sourceRate: Int, to rate: Int) -> [Float] {
-        let frames = input.count
-        guard frames > 0, sourceRate > 0, rate > 0 else { return [] }
-        if sourceRate == rate { return input }
-        let outCount = max(1, Int((Double(frames) * Double(rate) / Double(sourceRate)).rounded()))
-        let step = Double(sourceRate) / Double(rate)
-        var out = [Float](repeating: 0, count: outCount)
-        if rate > sourceRate {
-            for i in 0..<outCount {
-                let position = Double(i) * step
-                let index = min(Int(position), frames - 1)
-                let next = min(index + 1, frames - 1)
-                let fraction = Float(position - Double(index))
-                out[i] = input[index] * (1 - fraction) + input[next] * fraction
-            }
-            return out
-        }
-        // Cut-off at 90 % of the new Nyquist frequency, in cycles per input sample.
-        let cutoff = 0.45 * Double(rate) / Double(sourceRate)
-        let reach = Double(halfWidth) / (2 * cutoff)
-        for i in 0..<outCount {
-            let centre = Double(i) * step
-            let first = max(0, Int((centre - reach).rounded(.up)))
-            let last = min(frames - 1, Int((centre + reach).rounded(.down)))
-            guard first <= last else { continue }
-            var sum = 0.0
-            var weights = 0.0
-            for k in first...last {
-                let distance = Double(k) - centre
-                let x = 2 * cutoff * distance
-                let sinc = x == 0 ? 1 : sin(.pi * x) / (.pi * x)
-                // Blackman window over the filter's reach.
-                let w = 0.42 + 0.5 * cos(.pi * distance / reach) + 0.08 * cos(2 * .pi * distance / reach)
-                let weight = sinc * w
-                sum += Double(input[k]) * weight
-                weights += weight
-            }
-            out[i] = Float(weights == 0 ? 0 : sum / weights)
-        }
-        return out
+        return PCM16.bytes(PCM16.samples(Resampler.resample(mono, from: sampleRate, to: rate)))
     }
 }
 
@@ -171,4 +111,12 @@ public enum PCM16 {
     public static func samples(_ bytes: [UInt8]) -> [Int16] {
         stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
     }
+
+    /// Samples from -1…1 floats, rounded and clipped.
+    public static func samples(_ floats: [Float]) -> [Int16] {
+        floats.map { Int16(max(-32768, min(32767, ($0 * 32767).rounded()))) }
+    }
+
+    /// Samples as -1…1 floats.
+    public static func floats(_ samples: [Int16]) -> [Float] { samples.map { Float($0) / 32768 } }
 }

@@ -211,3 +211,79 @@ import Testing
         }
     }
 }
+
+@Suite struct ResamplerTests {
+    /// A chirp-like test signal with energy across the band.
+    static func signal(_ count: Int) -> [Float] {
+        (0..<count).map { i -> Float in
+            let t = Double(i)
+            let low: Double = 0.5 * sin(t * 0.05)
+            let sweep: Double = 0.3 * sin(t * t * 0.0001)
+            let high: Double = 0.1 * sin(t * 2.9)
+            return Float(low + sweep + high)
+        }
+    }
+
+    @Test(arguments: [[16000, 8000], [48000, 16000], [44100, 16000], [8000, 16000], [22050, 16000], [16000, 16000]])
+    func streamingGivesExactlyTheWholeConversion(rates: [Int]) {
+        let rates = (rates[0], rates[1])
+        let input = Self.signal(20000)
+        let whole = Resampler.resample(input, from: rates.0, to: rates.1)
+        // Blocks of odd sizes, as a page's buffers arrive.
+        var streaming = Resampler(from: rates.0, to: rates.1)
+        var out: [Float] = []
+        var index = 0
+        var size = 1
+        while index < input.count {
+            let end = min(input.count, index + size)
+            out += streaming.push(Array(input[index..<end]))
+            index = end
+            size = size * 3 % 4093 + 7
+        }
+        out += streaming.finish()
+        #expect(out.count == whole.count)
+        #expect(out == whole)
+    }
+
+    @Test func outputArrivesWhileTheInputStreams() {
+        var streaming = Resampler(from: 16000, to: 8000)
+        let first = streaming.push(Self.signal(4096))
+        // All but the filter's reach at the end is out before the next block comes.
+        #expect(first.count > 1900 && first.count <= 2048, "\(first.count)")
+        #expect(streaming.finish().count + first.count == 2048)
+    }
+
+    @Test func floatsAndSamplesRoundTrip() {
+        let samples: [Int16] = [0, 1, -1, 12345, -12345, 32767, -32768]
+        let back = PCM16.samples(PCM16.floats(samples))
+        for (a, b) in zip(samples, back) { #expect(abs(Int(a) - Int(b)) <= 1) }
+        #expect(PCM16.samples([2.0, -2.0]) == [32767, -32768])
+    }
+}
+
+@Suite struct VoiceStreamBudgetTests {
+    @Test func realTimeAudioIsAcceptedUpToTheMaximum() {
+        var budget = VoiceStreamBudget(sampleRate: 16000, maximum: .seconds(10), slack: .seconds(2))
+        // 8 KiB (0.256 s) every 0.256 s, starting 0.3 s after the stream opened.
+        var at = Duration.milliseconds(300)
+        var accepted = 0
+        while budget.accept(8192, at: at) == .accepted {
+            accepted += 1
+            at += .milliseconds(256)
+        }
+        #expect(accepted == 39)  // 39 × 0.256 s = 9.98 s; the 40th would pass 10 s
+        #expect(budget.accept(8192, at: at) == .tooLong)
+        #expect(budget.duration >= .seconds(9.9))
+    }
+
+    @Test func aBufferedStartIsAllowedButFasterThanSpeechIsNot() {
+        var budget = VoiceStreamBudget(sampleRate: 16000, maximum: .seconds(10), slack: .seconds(2))
+        // 1.9 s buffered while the socket opened: within the slack.
+        #expect(budget.accept(60800, at: .seconds(1)) == .accepted)
+        // Another 0.5 s of audio 0.1 s later: 2.4 s of audio 0.1 s after the first byte.
+        #expect(budget.accept(16000, at: .milliseconds(1100)) == .tooFast)
+        // Refused audio is not counted.
+        #expect(budget.bytes == 60800)
+        #expect(budget.accept(16000, at: .milliseconds(1500)) == .accepted)
+    }
+}

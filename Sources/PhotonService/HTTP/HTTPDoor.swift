@@ -29,6 +29,8 @@ public struct HTTPDoorSettings: Sendable {
     /// How often an event stream with nothing to say is pinged; one that answers nothing
     /// (no pong) for two intervals is closed.
     public var eventPing: Duration = .seconds(20)
+    /// The microphone streams' bounds.
+    public var voice = WebVoiceLimits()
     public var requestsPerSecond = 20.0
     public var requestBurst = 40.0
     /// How often the door looks for revoked clients to cut off.

@@ -20,6 +20,7 @@ final class WebAPI: Sendable {
     let policy: Locked<HTTPOriginPolicy>
     let sessions = WebSessions()
     let events: WebEventStreams
+    let voice: WebVoiceStreams
     private let limiter: Locked<RateLimiter>
 
     init(operations: DaemonOperations, clients: WebClientGate, settings: HTTPDoorSettings, log: ServiceLog) {
@@ -32,6 +33,7 @@ final class WebAPI: Sendable {
         policy = Locked(HTTPOriginPolicy(hosts: hosts, port: settings.port, secure: settings.isSecure))
         limiter = Locked(RateLimiter(perSecond: settings.requestsPerSecond, burst: settings.requestBurst))
         events = WebEventStreams(photon: operations.photon, log: log, ping: settings.eventPing)
+        voice = WebVoiceStreams(operations: operations, log: log, limits: settings.voice)
     }
 
     /// The port is known once bound (port 0 in tests).
@@ -179,6 +181,8 @@ final class WebAPI: Sendable {
             await sessions.add(session, client: client, kind: .page, router: operations.photon.router)
             return .json(201, .object([("sessionId", .string(session.uuidString)), ("tv", .string(deviceID))]))
         case ("POST", "gesture/arm"): return try await arm(request, tv: tv, client: client)
+        case ("GET", "voice"):
+            return try await voice.open(request, tv: tv, stream: stream, client: client, source: source, protocolVersion: Self.protocolVersion)
         default: throw Self.notFound(request)
         }
     }
@@ -308,13 +312,17 @@ final class WebAPI: Sendable {
     func closeAllSessions() async {
         await sessions.closeAll(router: operations.photon.router)
         await events.closeAll()
+        await voice.closeAll()
     }
 
     func closeSessions(ofClientsNotIn current: Set<String>) async {
         await sessions.close(ofClientsNotIn: current, router: operations.photon.router)
     }
 
-    func closeEventStreams(ofClientsNotIn current: Set<String>) async { await events.close(ofClientsNotIn: current) }
+    func closeEventStreams(ofClientsNotIn current: Set<String>) async {
+        await events.close(ofClientsNotIn: current)
+        await voice.close(ofClientsNotIn: current)
+    }
 
     // MARK: helpers
 

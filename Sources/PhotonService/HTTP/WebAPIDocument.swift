@@ -172,6 +172,17 @@ enum WebAPIDocument {
                 "responses": { "200": { "description": "{\"sessionId\",\"armedUntil\"}" } }
               }
             },
+            "/api/v1/tvs/{tv}/voice": {
+              "parameters": [
+                { "name": "tv", "in": "path", "required": true, "schema": { "type": "string" } },
+                { "name": "rate", "in": "query", "schema": { "type": "integer", "minimum": 8000, "maximum": 48000, "default": 16000 } },
+                { "name": "to", "in": "query", "schema": { "type": "string", "enum": ["search", "text"] } }
+              ],
+              "get": {
+                "summary": "WebSocket: one spoken request. Binary frames of 16-bit little-endian mono PCM at ?rate (at most 16 KiB each, 10 s in all, no faster than real time), then {\"end\":true}; answers listening, heard (a guess waits for {\"send\":true}), sent, cancelled or error events. One at a time per client",
+                "responses": { "101": { "description": "upgraded" }, "429": { "description": "voice-busy: this client is already speaking" } }
+              }
+            },
             "/api/v1/macros": {
               "get": { "summary": "The saved macros", "responses": { "200": { "description": "{\"macros\":[{\"name\",\"steps\"}]}" } } }
             },

@@ -19,7 +19,11 @@ enum WebRemoteAssets {
     }
 
     private static let page = Asset(
-        headers: [("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", contentSecurityPolicy)],
+        headers: [
+            ("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", contentSecurityPolicy),
+            // The microphone is for this page only (no frame of another site), and nothing else.
+            ("Permissions-Policy", "microphone=(self), camera=(), geolocation=(), payment=(), usb=()"),
+        ],
         body: Array(WebRemotePage.html.utf8))
     private static let script = Asset(
         headers: [("Content-Type", "text/javascript; charset=utf-8")], body: Array(WebRemoteScript.javascript.utf8))

@@ -1,7 +1,8 @@
 /// The web remote's page and stylesheet: served by the daemon, no external resources (no
 /// CDN, no fonts from elsewhere), and a Content-Security-Policy that allows nothing else.
 /// Hooks for tests and scripts are part of the contract: the pairing form's `code`, every
-/// control's `data-key` / `data-action`, the `tv` select, `data-status`, `data-gesture-arm`.
+/// control's `data-key` / `data-action`, the `tv` select, `data-status`, `data-gesture-arm`,
+/// `data-voice-status` (and `data-live` on the voice button while the microphone is on).
 enum WebRemotePage {
     static let html = """
         <!doctype html>
@@ -64,6 +65,15 @@ enum WebRemotePage {
             <p class="hint" data-gesture-status>Hold the button, then flick the phone left, right, up or down; flick toward you for OK.</p>
           </div>
 
+          <div class="voice" data-voice hidden>
+            <button data-action="voice" aria-label="Hold to talk">🎤 Hold to talk</button>
+            <p class="hint" data-voice-status role="status" aria-live="polite">Hold the button and speak; release when you are done. The audio stays on this network.</p>
+            <div class="line" data-voice-guess hidden>
+              <button data-action="voice-send">Send it</button>
+              <button data-action="voice-cancel">Cancel</button>
+            </div>
+          </div>
+
           <form class="line" data-form="text" autocomplete="off">
             <input name="text" placeholder="Type on the TV" maxlength="4096" aria-label="Text">
             <button type="submit" data-action="text">Send</button>
@@ -117,6 +127,8 @@ enum WebRemotePage {
         .dpad .right { grid-column: 3; grid-row: 2; } .dpad .down { grid-column: 2; grid-row: 3; }
         .row { display: grid; grid-template-columns: repeat(3, 1fr); gap: 8px; margin-bottom: 8px; }
         .gesture { margin: 12px 0; } .gesture button { width: 100%; } .gesture button.armed { background: var(--accent); color: #fff; }
+        .voice button[data-action=voice] { width: 100%; } .voice button.live { background: var(--danger); color: #fff; }
+        .voice .line button { flex: 1; }
         .hint { color: var(--muted); font-size: 0.85rem; margin: 6px 0; }
         .line { display: flex; gap: 8px; margin: 10px 0; } .line input { flex: 1; }
         details { margin: 10px 0; } summary { cursor: pointer; padding: 8px 0; }

@@ -62,7 +62,7 @@ final class WebEventStreams: Sendable {
     let photon: Photon
     let log: ServiceLog
     let ping: Duration
-    private let open = Locked<[UUID: (client: String, connection: WebSocketConnection)]>([:])
+    private let open = WebSocketRegistry()
     static let perClient = 8
 
     init(photon: Photon, log: ServiceLog, ping: Duration) {
@@ -81,9 +81,7 @@ final class WebEventStreams: Sendable {
         } else {
             for device in try await photon.pairedTVs().prefix(64) { tvs.append(try await photon.pool.tv(named: device.id)) }
         }
-        guard open.withLock({ $0.values.filter { $0.client == client }.count }) < Self.perClient else {
-            throw HTTPRefusal(429, "rate-limited", "this client has \(Self.perClient) event streams open", hint: "close some first")
-        }
+        guard open.count(of: client) < Self.perClient else { throw Self.tooMany }
         let upgrade = HTTPServerRequest(
             head: request.head, method: request.method, target: request.target, body: [], stream: stream, leftover: request.leftover)
         // The page offers `photon-web` (with its key as a second subprotocol): a browser
@@ -91,8 +89,10 @@ final class WebEventStreams: Sendable {
         let offered = (request.head["Sec-WebSocket-Protocol"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let connection = try await upgrade.upgrade(
             maxMessageSize: 4096, subprotocol: offered.contains(PresentedToken.webSocketProtocol) ? PresentedToken.webSocketProtocol : nil)
-        let id = UUID()
-        open.withLock { $0[id] = (client, connection) }
+        guard let id = open.add(connection, client: client, limit: Self.perClient) else {
+            await connection.close(code: 1008, reason: "too many event streams")
+            return .upgraded
+        }
         let outbox = Outbox(maximumLines: 256, maximumBytes: 1 << 20)
         for tv in tvs {
             let deviceID = tv.deviceID
@@ -128,17 +128,14 @@ final class WebEventStreams: Sendable {
         outbox.close()
         writer.cancel()
         for tv in tvs { await tv.unsubscribe(id) }
-        open.withLock { _ = $0.removeValue(forKey: id) }
+        open.remove(id)
         await connection.close()
         return .upgraded
     }
 
-    func close(ofClientsNotIn current: Set<String>) async {
-        let cut = open.withLock { $0.values.filter { !current.contains($0.client) }.map(\.connection) }
-        for connection in cut { await connection.close(code: 1008, reason: "revoked") }
-    }
+    static let tooMany = HTTPRefusal(429, "rate-limited", "this client has \(perClient) event streams open", hint: "close some first")
 
-    func closeAll() async {
-        for connection in open.withLock({ $0.values.map(\.connection) }) { await connection.close(code: 1001, reason: "stopping") }
-    }
+    func close(ofClientsNotIn current: Set<String>) async { await open.close(ofClientsNotIn: current) }
+
+    func closeAll() async { await open.closeAll() }
 }

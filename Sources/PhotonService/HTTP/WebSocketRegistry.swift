@@ -1,0 +1,36 @@
+import Foundation
+import PhotonCore
+import PhotonNet
+
+/// The WebSockets web clients hold open (event streams, microphone streams), each with the
+/// client that opened it, so a revoked client's are cut at once and each client keeps a
+/// bounded number.
+final class WebSocketRegistry: Sendable {
+    private let open = Locked<[UUID: (client: String, connection: WebSocketConnection)]>([:])
+
+    /// Registers `connection` for `client` unless it already holds `limit`; the id to remove it by.
+    func add(_ connection: WebSocketConnection, client: String, limit: Int) -> UUID? {
+        open.withLock { open in
+            guard open.values.filter({ $0.client == client }).count < limit else { return nil }
+            let id = UUID()
+            open[id] = (client, connection)
+            return id
+        }
+    }
+
+    /// How many `client` holds.
+    func count(of client: String) -> Int { open.withLock { $0.values.filter { $0.client == client }.count } }
+
+    func remove(_ id: UUID) { open.withLock { _ = $0.removeValue(forKey: id) } }
+
+    /// Closes (1008, "revoked") the connections of clients no longer paired.
+    func close(ofClientsNotIn current: Set<String>) async {
+        let cut = open.withLock { $0.values.filter { !current.contains($0.client) }.map(\.connection) }
+        for connection in cut { await connection.close(code: 1008, reason: "revoked") }
+    }
+
+    /// Closes (1001, "stopping") every connection: the door is stopping.
+    func closeAll() async {
+        for connection in open.withLock({ $0.values.map(\.connection) }) { await connection.close(code: 1001, reason: "stopping") }
+    }
+}
