@@ -1,4 +1,5 @@
 import Foundation
+import PhotonCore
 import PhotonTestSupport
 import Testing
 
@@ -110,5 +111,77 @@ import Testing
         #expect(browser.standardOutput.contains("refused-after-revoke"))
         let clients = try await e2e.finished(home, ["web", "clients", "--json"])
         #expect(clients.standardOutput.contains("\"clients\":[]"), "\(clients.standardOutput)")
+    }
+
+    /// The web remote's microphone: Chromium's fake microphone plays "open netflix" (espeak-ng)
+    /// while the hold-to-talk button is held. The Roku gets it as a launch (recognised in the
+    /// daemon), the Android TV as live audio; revoking the client cuts its open microphone,
+    /// and the page's next voice stream is refused.
+    @Test func theMicrophoneReachesRokuAsALaunchAndAndroidTVAsLiveAudio() async throws {
+        let python = try TestEnvironment.python
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+        else {
+            throw TestFailure("headless Chromium is not installed: run scripts/setup.sh test (chromium, chromium-driver)")
+        }
+        let home = try await TestEnvironment.home("photon-web-voice")
+        let roku = try await EmulatorProcess.start(["roku", "--port", "0"])
+        defer { roku.process.terminate() }
+        let androidTV = try await EmulatorProcess.androidTV()
+        defer { androidTV.process.terminate() }
+        try await pair("roku", roku, home: home)
+        try await pair("androidtv", androidTV, home: home)
+
+        // Half a second of silence on each side of the words, as a person pauses.
+        let spoken = try WAVFile.parse([UInt8](try Data(contentsOf: try await Speaker.say("open netflix", in: home))))
+        let silence = [Int16](repeating: 0, count: spoken.sampleRate / 2)
+        let samples = silence + spoken.samples16Mono(at: spoken.sampleRate) + silence
+        let wav = home.appendingPathComponent("open-netflix.wav")
+        try Data(WAVFile.encode(samples: samples, sampleRate: spoken.sampleRate)).write(to: wav)
+        let seconds = Double(samples.count) / Double(spoken.sampleRate) + 0.3
+
+        let daemon = try e2e.photon(home, ["serve", "--json", "--http", "127.0.0.1:0"])
+        defer { daemon.terminate() }
+        try await daemon.waitFor("\"event\":\"ready\"")
+        let ready = try #require(daemon.standardOutput.split(separator: "\n").first { $0.contains("\"ready\"") })
+        let url = try #require((try JSONSerialization.jsonObject(with: Data(ready.utf8)) as? [String: Any])?["http"] as? String)
+        let paired = try await e2e.finished(home, ["web", "pair", "--json"])
+        let code = try #require((try JSONSerialization.jsonObject(with: Data(paired.standardOutput.utf8)) as? [String: Any])?["code"] as? String)
+
+        let browser = try TestProcess(
+            python, [TestEnvironment.peerScript("web_remote_voice.py"), url, code, wav.path, String(seconds), "roku,androidtv"])
+        defer { browser.terminate() }
+        do {
+            try await browser.waitFor("\"step\": \"ready-for-revoke\"", timeout: .seconds(120))
+        } catch {
+            throw TestFailure("the browser run failed: \(browser.standardOutput)\n\(browser.standardError.suffix(3000))")
+        }
+        let steps = {
+            browser.standardOutput.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        let spoke = steps().filter { $0["step"] as? String == "spoke" }
+        #expect(steps().first?["voice_shown"] as? Bool == true)
+        #expect(spoke.count == 2, "\(browser.standardOutput)")
+        for step in spoke {
+            #expect((step["live_note"] as? String)?.contains("Microphone on") == true, "\(step)")
+            #expect(step["off_after_release"] as? Bool == true, "\(step)")
+        }
+        // The Roku: recognised here, sure, launched (Netflix is channel 12 on the emulated Roku).
+        #expect((spoke.first?["note"] as? String)?.hasPrefix("Sent") == true, "\(spoke)")
+        #expect(roku.events("launch").compactMap { $0["app"] as? String } == ["12"], "\(daemon.standardError.suffix(2000))")
+        // The Android TV: the audio itself, streamed while the button was held.
+        #expect((spoke.last?["note"] as? String)?.hasPrefix("Sent to the TV") == true, "\(spoke)")
+        let audio = androidTV.events("voice")
+        #expect(!audio.isEmpty, "\(androidTV.process.standardOutput.suffix(2000))")
+        #expect(!androidTV.events("voice_chunk").isEmpty)
+
+        let revoked = try await e2e.finished(home, ["web", "revoke", "chromium"])
+        #expect(revoked.process.terminationStatus == 0, "\(revoked.standardError)")
+        browser.writeToStandardInput("revoked\n")
+        let status = await browser.waitForExit(timeout: .seconds(60))
+        #expect(status == 0, "\(browser.standardOutput)\n\(browser.standardError.suffix(3000))")
+        let after = steps().first { $0["step"] as? String == "revoked" }
+        #expect((after?["note"] as? String)?.contains("no longer paired") == true, "\(browser.standardOutput)")
+        #expect(after?["reopened"] as? String != "opened", "\(browser.standardOutput)")
+        #expect(roku.events("launch").count == 1 && roku.events("search").isEmpty)
     }
 }

@@ -358,14 +358,16 @@ enum WebRemoteScript {
             ["photon-web", `photon-key.${localStorage.getItem("photon.key") || ""}`]);
           socket.binaryType = "arraybuffer";
           voice.socket = socket;
-          let answered = false;
           socket.onopen = () => { for (const block of voice.queue) socket.send(block); voice.queue = []; if (!held()) socket.send(JSON.stringify({ end: true })); };
-          socket.onmessage = (message) => { answered = true; if (voice.socket === socket) voiceEvent(message); };
+          socket.onmessage = (message) => { if (voice.socket === socket) voiceEvent(message); };
           socket.onclose = (close) => {
             if (voice.socket !== socket) return;
+            // Closed before an outcome: refused at the door, revoked, or the daemon stopping.
             voice.socket = null;
             stopCapture(); showGuess(false); voice.holding = false;
-            if (!answered) voiceNote(close.code === 1006 ? "The daemon refused the microphone (is this device still paired?)." : `Voice ended: ${close.reason || close.code}`);
+            if (close.reason === "revoked") voiceNote("Voice stopped: this device is no longer paired.");
+            else if (close.code === 1006) voiceNote("The daemon refused the microphone (is this device still paired?).");
+            else voiceNote(`Voice ended (${close.reason || close.code}).`);
           };
           let media;
           try {

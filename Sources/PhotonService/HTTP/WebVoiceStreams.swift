@@ -201,7 +201,7 @@ struct VoiceTalk: Sendable {
                         // The TV's voice session opens with the first audio.
                         sending = Task {
                             try await operations.submitOneShot(
-                                .liveVoice(live), to: tv, envelope: try EnvelopeFields(.object([]), defaultLifetime: 30), source: source)
+                                .liveVoice(live), to: tv, envelope: try EnvelopeFields(.object([]), defaultLifetime: 10), source: source)
                         }
                     }
                     let pcm = PCM16.bytes(PCM16.samples(resampler.push(PCM16.floats(samples))))
