@@ -54,8 +54,19 @@ enum FollowCommand {
         // A name that is not paired fails now, not at the first sleep.
         let device = try await context.store.device(named: tv)
         let control = try await context.control(source: .follow)
-        let logind = try Logind.connect(note: { context.note($0) })
+        let (logind, follower) = try follower(of: device, options: options, wake: wake, control: control, context)
         defer { logind.stop() }
+        await follower.run(logind.events, lock: logind)
+        return 0
+    }
+
+    /// Connects to logind and makes the follower of `device` through `control`: `photon
+    /// follow` runs it in the foreground, `photon serve --follow` beside the daemon. Every
+    /// action is reported as a line (an object with --json).
+    static func follower(
+        of device: DeviceRecord, options: FollowOptions, wake: WakeRequest, control: any TVControl, _ context: CLIContext
+    ) throws -> (Logind, Follower) {
+        let logind = try Logind.connect(note: { context.note($0) })
         if logind.sessionPath == nil, options.idle != nil { context.note("no login session: --idle has nothing to follow") }
         let target = ControlledTV(name: device.nickname, control: control, wake: wake)
         let follower = Follower(tv: target, options: options) { report in
@@ -63,7 +74,6 @@ enum FollowCommand {
             if let detail = report.detail { fields.append(("detail", .string(detail))) }
             context.emit(.object(fields), text: "\(report.event): \(report.action)\(report.detail.map { " (\($0))" } ?? "")")
         }
-        await follower.run(logind.events, lock: logind)
-        return 0
+        return (logind, follower)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import PhotonCore
 import PhotonCrypto
+import PhotonFollow
 import PhotonKit
 import PhotonNet
 import PhotonService
@@ -36,6 +37,10 @@ enum ServeCommand {
                 help: "serve the HTTP API and the web remote (default address 127.0.0.1; any other address serves HTTPS only)"),
             OptionSpec("tls-cert", value: "FILE", help: "with --http: the HTTPS certificate (PEM) instead of photon's own self-signed one"),
             OptionSpec("tls-key", value: "FILE", help: "with --http: the key of --tls-cert (PEM)"),
+            OptionSpec(
+                "follow", value: "TV", help: "the TV follows this computer's sleep, wake and idle, as `photon follow TV` (through this daemon)"),
+            OptionSpec("follow-input", value: "NAME", help: "with --follow: this computer's input, as `photon follow --input`"),
+            OptionSpec("follow-idle", type: .seconds(0.1...86_400), help: "with --follow: the picture off after this many idle seconds"),
         ],
         details: """
             Listens on photon.sock in the runtime directory ($XDG_RUNTIME_DIR/photon, or DIR/run with --home): \
@@ -137,14 +142,44 @@ enum ServeCommand {
         defer { if door != nil { WebDoorFile.remove(context.store.paths) } }
         context.emit(.object(ready), text: readyText)
         let accepting = Task { await server.run() }
+        var following: (logind: Logind, task: Task<Void, Never>)?
+        if let tv = parsed.value("follow") {
+            do {
+                let (logind, follower) = try await followSetup(tv, parsed, photon: photon, limits: limits, context)
+                following = (logind, Task { await follower.run(logind.events, lock: logind) })
+            } catch {
+                await server.stop()
+                await accepting.value
+                throw error
+            }
+        }
         if parsed.flag("preconnect") && mqtt == nil {
             Task { try? await server.preconnect() }
         }
         let number = try await stop.value()
         log.notice("stopping (\(number == SIGINT ? "SIGINT" : "SIGTERM"))")
+        if let following {
+            following.logind.stop()
+            await following.task.value
+        }
         await server.stop()
         await accepting.value
         return 0
+    }
+
+    /// `--follow TV`: `photon follow`'s follower, acting through this daemon's own router as
+    /// the `follow` source.
+    static func followSetup(_ tv: String, _ parsed: ParsedCommand, photon: Photon, limits: ServiceLimits, _ context: CLIContext)
+        async throws -> (Logind, Follower)
+    {
+        var options = FollowOptions()
+        if let input = parsed.value("follow-input") { options.input = try InputName(parsing: input) }
+        if let idle = parsed.value("follow-idle").flatMap(Double.init) { options.idle = .milliseconds(Int(idle * 1000)) }
+        let device = try await photon.device(tv)
+        var wait: Duration = .seconds(45)
+        if let seconds = parsed.value("wake-wait").flatMap(Double.init) { wait = .milliseconds(Int(seconds * 1000)) }
+        let wake = WakeRequest(destinations: limits.wakeDestinations, ports: limits.wakePorts, patience: wait)
+        return try FollowCommand.follower(of: device, options: options, wake: wake, control: DirectControl(photon: photon, source: .follow), context)
     }
 
     /// The bridge's settings from the options and the stored broker login.

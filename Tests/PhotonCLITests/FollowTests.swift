@@ -119,6 +119,40 @@ import Testing
         try await waitFor(logind, "RELEASED", count: 4)
     }
 
+    /// `photon serve --follow`: the daemon follows logind itself, through its own router, and
+    /// lets go of the delay lock when it stops.
+    @Test func theDaemonFollowsTooWithServeFollow() async throws {
+        let bus = try await Bus.start()
+        defer { bus.stop() }
+        let tv = try await EmulatorProcess.start(["lg", "--port", "0", "--plain-port", "0"])
+        defer { tv.process.terminate() }
+        let home = try await TestEnvironment.home("photon-serve-follow")
+        let paired = try await e2e.finished(
+            home, ["pair", "127.0.0.1:\(tv.port)", "--brand", "lg", "--trust", tv.fingerprint, "--name", "den"], input: nil)
+        #expect(paired.process.terminationStatus == 0, "\(paired.standardError)")
+        let serve = try TestProcess(
+            try AndroidTVEndToEndTests.binary("photon"),
+            ["serve", "--follow", "den", "--follow-input", "hdmi1", "--wake-broadcast", "127.0.0.1", "--wake-wait", "1", "--home", home.path],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "XDG_SESSION_ID": "c1"])
+        defer { serve.terminate() }
+        try await waitFor(serve, "start: following", count: 1)
+        try await waitFor(serve, "start: input (hdmi1)", count: 1)
+        try await waitFor(bus.logind, "INHIBIT Photon delay sleep:shutdown", count: 1)
+        bus.send("sleep")
+        try await waitFor(serve, "sleep: released", count: 1)
+        #expect(serve.standardOutput.contains("sleep: off\nsleep: released"), "\(serve.standardOutput)")
+        #expect(tv.events("power_off").count == 1)
+        // The daemon's other doors go on meanwhile: a key through it.
+        let key = try await e2e.finished(home, ["key", "den", "home"], input: nil)
+        #expect(key.process.terminationStatus == 0, "\(key.standardError)")
+        bus.send("resume")
+        try await waitFor(bus.logind, "INHIBIT Photon delay sleep:shutdown", count: 2)
+        kill(serve.process.processIdentifier, SIGTERM)
+        #expect(await serve.waitForExit() == 0, "\(serve.standardError)")
+        // Stopping the daemon lets go of its lock.
+        try await waitFor(bus.logind, "RELEASED", count: 2)
+    }
+
     @Test func withoutLogindFollowSaysSoAndExitsThree() async throws {
         let dir = try TestEnvironment.temporaryDirectory("follow-nobus")
         let daemon = try TestProcess(
