@@ -30,6 +30,7 @@ let package = Package(
         .executableTarget(name: "FuzzHTTPRequest", dependencies: [core, net, service]),
         .executableTarget(name: "FuzzHTTPDoorClients", dependencies: [core, service]),
         .executableTarget(name: "FuzzWebSocketFrames", dependencies: [core, net]),
+        .executableTarget(name: "FuzzVoiceStream", dependencies: [core, net, service]),
         .executableTarget(name: "FuzzAndroidTVMessages", dependencies: [core, androidTV]),
         .executableTarget(name: "FuzzCertificateSubject", dependencies: [core, androidTV]),
         .executableTarget(name: "FuzzSamsungEvent", dependencies: [core, samsung]),

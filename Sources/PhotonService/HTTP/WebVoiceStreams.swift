@@ -79,7 +79,7 @@ final class WebVoiceStreams: Sendable {
                     from: rate, device: device, target: target ?? .search, pooled: pooled,
                     configDirectory: operations.photon.store.paths.configDirectory)
             }
-        } catch let ended as VoiceTalk.Ended {
+        } catch let ended as VoiceStreamEnded {
             log.debug("http: a voice stream ended: \(ended.code)")
             outcome = VoiceTalk.error(ended.code, ended.message, hint: ended.hint)
             closing = (ended.closeCode, ended.code)
@@ -105,35 +105,6 @@ final class WebVoiceStreams: Sendable {
 
 /// One spoken request on its WebSocket: reads the audio within the budget and carries it out.
 struct VoiceTalk: Sendable {
-    /// Why a stream was ended early, as the page is told.
-    struct Ended: Error {
-        var code: String
-        var message: String
-        var hint: String?
-        var closeCode: UInt16
-
-        static func tooLong(_ maximum: Duration) -> Ended {
-            Ended(
-                code: "voice-too-long", message: "over \(Int(maximum.seconds)) s of audio: the request was ended",
-                hint: "release the button when you have spoken", closeCode: 1009)
-        }
-        static let tooFast = Ended(
-            code: "voice-too-fast", message: "audio arrived faster than it can be spoken: the request was ended",
-            hint: "send audio as it is recorded", closeCode: 1008)
-        static let badAudio = Ended(
-            code: "bad-audio", message: "a binary frame is not 16-bit PCM (an odd number of bytes)", hint: "send 16-bit little-endian mono",
-            closeCode: 1003)
-        static let nothing = Ended(
-            code: "no-audio", message: "no audio arrived; nothing was sent", hint: "hold the button while you speak", closeCode: 1000)
-    }
-
-    /// What the page sent.
-    enum Input {
-        case audio([Int16])
-        case end
-        case cancel
-    }
-
     let connection: WebSocketConnection
     let operations: DaemonOperations
     let tv: String
@@ -147,42 +118,10 @@ struct VoiceTalk: Sendable {
 
     func say(_ json: JSONValue) async { try? await connection.send(.text(json.encoded)) }
 
-    /// The audio as the page sends it, until it ends, within the budget. A page that goes
-    /// away or falls silent ends the request as if it had released the button.
-    func audio(_ body: (Input) async throws -> Void) async throws {
-        var budget = self.budget
-        let opened = ContinuousClock.now
-        while true {
-            let message: WebSocketMessage?
-            do {
-                message = try await connection.receive(timeout: limits.idle)
-            } catch let error as PhotonError where error.code == .timeout {
-                try await body(.end)
-                return
-            }
-            switch message {
-            case nil:
-                try await body(.end)
-                return
-            case .binary(let bytes)?:
-                guard bytes.count % 2 == 0 else { throw Ended.badAudio }
-                switch budget.accept(bytes.count, at: ContinuousClock.now - opened) {
-                case .accepted: try await body(.audio(PCM16.samples(bytes)))
-                case .tooLong: throw Ended.tooLong(limits.maximum)
-                case .tooFast: throw Ended.tooFast
-                }
-            case .text(let text)?:
-                let request = try? JSONValue.parse(Array(text.utf8), maximumDepth: 4)
-                if request?["cancel"]?.boolValue == true {
-                    try await body(.cancel)
-                    return
-                }
-                if request?["end"]?.boolValue == true {
-                    try await body(.end)
-                    return
-                }
-            }
-        }
+    /// The audio as the page sends it, until it ends, within the budget.
+    func audio(_ body: (VoiceAudioReader.Input) async throws -> Void) async throws {
+        var reader = VoiceAudioReader(connection: connection, budget: budget, idle: limits.idle)
+        try await reader.read(body)
     }
 
     /// A TV that takes audio: relayed at its rate as it arrives.
@@ -226,7 +165,7 @@ struct VoiceTalk: Sendable {
             sending?.cancel()
             return Self.cancelled
         }
-        guard let sending else { throw Ended.nothing }
+        guard let sending else { throw VoiceStreamEnded.nothing }
         _ = try await sending.value
         return .object([("event", .string("sent")), ("live", .bool(true)), ("bytes", .int(bytes))])
     }
@@ -260,7 +199,7 @@ struct VoiceTalk: Sendable {
             loading.cancel()
             return Self.cancelled
         }
-        guard !samples.isEmpty else { throw Ended.nothing }
+        guard !samples.isEmpty else { throw VoiceStreamEnded.nothing }
         let (recognizer, installed) = try await loading.value
         let canSearch = device.capabilities.contains(Capability.search.rawValue)
         let audio = samples
