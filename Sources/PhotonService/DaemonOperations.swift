@@ -29,6 +29,13 @@ struct DaemonOperations: Sendable {
         return ServiceProtocol.json(await pooled.snapshot())
     }
 
+    /// The brand-neutral keys the TV's brand has a code for (`volume-up`, `home`…).
+    func keyNames(of tv: String) async throws -> [String] {
+        let adapter = try photon.registry.adapter(id: try await photon.device(tv).brand)
+        var seen = Set<String>()
+        return adapter.keyTable.map(\.key.rawValue).filter { seen.insert($0).inserted }
+    }
+
     /// One of the TV's lists over the warm session, where its brand can give it.
     func items(_ kind: TVListKind, of tv: String) async throws -> [JSONValue] {
         try await photon.pool.tv(named: tv).items(kind).prefix(2000).map(ServiceProtocol.json)

@@ -82,6 +82,18 @@ import Testing
         func step(_ name: String) -> [String: Any]? { steps.first { $0["step"] as? String == name } }
         #expect((step("listed")?["tvs"] as? [String]) == order.sorted())
         #expect((step("live-status")?["status"] as? String)?.lowercased().contains("youtube") == true)
+        // The status line is merged state, never a raw event (newcomer #8); keys a brand lacks
+        // are disabled with the reason (newcomer #9); the page's script never failed.
+        let pressed = steps.filter { $0["step"] as? String == "pressed" }
+        for step in pressed {
+            let status = step["status"] as? String ?? ""
+            #expect(!status.contains("{") && !status.contains("null"), "\(step)")
+        }
+        let appleTV = pressed.first { $0["tv"] as? String == "appletv" }?["disabled"] as? [String: String] ?? [:]
+        #expect(appleTV["mute"] == "This TV has no such key", "\(appleTV)")
+        let roku = pressed.first { $0["tv"] as? String == "roku" }?["disabled"] as? [String: String] ?? [:]
+        #expect(roku["home"] == nil && roku["select"] == nil, "\(roku)")
+        #expect((step("script-errors")?["errors"] as? [String]) == [], "\(step("script-errors") ?? [:])")
         #expect(emulators["lg"]!.events("launch").count == 1, "\(emulators["lg"]!.process.standardOutput.suffix(2000))")
         for brand in order {
             let keys = emulators[brand]!.events("key").compactMap { ($0["key"] ?? $0["code"]).map { "\($0)" } }

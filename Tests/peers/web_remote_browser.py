@@ -81,7 +81,10 @@ def main():
                 d.find_element(By.CSS_SELECTOR, "[data-status]").text), f"{tv}'s status")
             wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-key=home]").is_enabled(), f"{tv}'s keys")
             driver.find_element(By.CSS_SELECTOR, "[data-key=home]").click()
-            say("pressed", tv=tv, status=driver.find_element(By.CSS_SELECTOR, "[data-status]").text)
+            # Keys the TV's brand lacks are disabled, with the reason as their tooltip.
+            disabled = {b.get_attribute("data-key"): b.get_attribute("title")
+                        for b in driver.find_elements(By.CSS_SELECTOR, "[data-key]") if not b.is_enabled()}
+            say("pressed", tv=tv, status=driver.find_element(By.CSS_SELECTOR, "[data-status]").text, disabled=disabled)
             time.sleep(0.3)
             if tv == "lg":
                 # The status line is live: an app the TV reports after a launch shows up unasked.
@@ -182,6 +185,10 @@ def main():
             """, tvs[-1])
         say("gesture-power", status=refused.get("status"), code=(refused.get("body") or {}).get("code"))
 
+        # The page's own script never failed (an event it could not show, a null volume).
+        errors = [entry.get("message") for entry in driver.get_log("browser")
+                  if "Uncaught" in (entry.get("message") or "")]
+        say("script-errors", errors=errors)
         say("ready-for-revoke")
         sys.stdin.readline()
         wait(driver, lambda d: d.find_element(By.ID, "pairing").is_displayed(), "the pairing form after revocation")

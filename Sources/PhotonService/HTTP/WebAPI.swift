@@ -164,7 +164,12 @@ final class WebAPI: Sendable {
         switch (request.method, tail) {
         case ("GET", ""):
             let settle = Duration.clampedSeconds(Double(request.query["wait"] ?? "") ?? 1.5, maximum: 5)
-            return .json(200, .object([("tv", try await operations.status(tv, settle: settle))]))
+            // With the keys its brand has, so a page offers only those (newcomer #9).
+            var status = try await operations.status(tv, settle: settle)
+            if case .object(let fields) = status {
+                status = .object(fields + [("keys", .array(try await operations.keyNames(of: tv).map { .string($0) }))])
+            }
+            return .json(200, .object([("tv", status)]))
         case ("GET", let list) where TVListKind(rawValue: list) != nil:
             let kind = TVListKind(rawValue: list)!
             return .json(200, .object([(kind.rawValue, .array(try await operations.items(kind, of: tv)))]))

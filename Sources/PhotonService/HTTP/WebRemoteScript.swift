@@ -99,7 +99,7 @@ enum WebRemoteScript {
         async function choose(name) {
           disarm(); voice.holding = false; endVoice();
           if (state.session) api("DELETE", `/api/v1/sessions/${state.session}`).catch(() => {});
-          state.tv = name; state.session = null; state.seq = 0;
+          state.tv = name; state.session = null; state.seq = 0; state.keys = null; live = {}; flashUntil = 0;
           localStorage.setItem("photon.tv", name);
           setStatus(`Connecting to ${name}…`);
           try {
@@ -116,24 +116,59 @@ enum WebRemoteScript {
             const { tv } = await api("GET", `/api/v1/tvs/${encodeURIComponent(name)}`);
             if (name !== state.tv) return;
             state.capabilities = tv.capabilities || null;
+            state.keys = Array.isArray(tv.keys) ? tv.keys : null;
             applyCapabilities();
             describe(tv);
           } catch (e) { if (name === state.tv) setStatus(`${name}: ${e.message}`); }
         }
 
+        // The status line is the TV's state merged from its status and every event since
+        // (connection · power · app · volume), never one raw event; an error shows for a few
+        // seconds, then the state again.
+        let live = {};
+        let flashUntil = 0;
         function describe(tv) {
-          const parts = [tv.nickname, tv.connection];
-          if (tv.power_state || tv.power) parts.push(`power ${tv.power_state || tv.power}`);
-          if (tv.app) parts.push(tv.app);
-          if (tv.volume) parts.push(`volume ${tv.volume.level}${tv.volume.muted ? " (muted)" : ""}`);
-          setStatus(parts.join(" · "));
+          live = { connection: tv.connection, power: tv.power_state || tv.power, app: tv.app_name || tv.app, volume: tv.volume,
+            playback: tv.playback };
+          render();
+        }
+        function merge(event) {
+          if (event.event === "connection") { live.connection = event.state; if (event.error) flash(event.error.message); }
+          else if (event.event === "disconnected") live.connection = "disconnected";
+          else if (event.event === "power" || event.event === "power_state") live.power = event.power_state || event.power;
+          else if (event.event === "app") live.app = event.app_name || event.app;
+          else if (event.event === "volume") live.volume = event.volume;
+          else if (event.event === "playback") live.playback = event.playback;
+          render();
+        }
+        function render() {
+          if (Date.now() < flashUntil || !state.tv) return;
+          const parts = [state.tv, live.connection];
+          if (live.power) parts.push(live.power === "on" ? "on" : live.power);
+          if (live.app) parts.push(live.app);
+          if (live.playback && typeof live.playback.state === "string" && live.playback.state !== "none") parts.push(live.playback.state === "play" ? "playing" : live.playback.state);
+          if (live.volume && typeof live.volume.level === "number") parts.push(`vol ${live.volume.level}${live.volume.muted ? " (muted)" : ""}`);
+          setStatus(parts.filter(Boolean).join(" · "));
+        }
+        // A short error on the status line for four seconds. Hints written for the command
+        // line (`photon …`) mean nothing on a phone and are left out.
+        function flash(message, hint) {
+          const useful = hint && !/photon |`/.test(hint);
+          setStatus(`${state.tv ? state.tv + ": " : ""}${message}${useful ? " — " + hint : ""}`);
+          flashUntil = Date.now() + 4000;
+          setTimeout(render, 4100);
         }
 
         const needs = { text: "text", launch: "app-launch", input: "inputs", apps: "app-list", inputs: "input-list" };
         function applyCapabilities() {
           const caps = state.capabilities;
           const have = (capability) => !caps || caps.includes(capability);
-          $$("[data-key]").forEach((b) => { b.disabled = !have("keys"); b.title = b.disabled ? "This TV takes no keys" : ""; });
+          // A key the TV's brand has no code for is disabled, with the reason as its tooltip.
+          const keys = state.keys;
+          $$("[data-key]").forEach((b) => {
+            const lacks = !have("keys") ? "This TV takes no keys" : (keys && !keys.includes(b.dataset.key) ? "This TV has no such key" : "");
+            b.disabled = lacks !== ""; b.title = lacks;
+          });
           $$("[data-action=text]").forEach((b) => { b.disabled = !have(needs.text); b.title = b.disabled ? "This TV cannot type text" : ""; });
           $$("[data-action=launch]").forEach((b) => { b.disabled = !have(needs.launch); b.title = b.disabled ? "This TV cannot open apps" : ""; });
         }
@@ -147,10 +182,7 @@ enum WebRemoteScript {
           socket.onmessage = (message) => {
             if (name !== state.tv) return;
             let event; try { event = JSON.parse(message.data); } catch (_) { return; }
-            if (event.event === "connection") { setStatus(`${name} · ${event.state}${event.error ? ": " + event.error.message : ""}`); return; }
-            const summary = Object.entries(event).filter(([k]) => k !== "event" && k !== "tv")
-              .map(([k, v]) => `${k} ${typeof v === "object" ? (v.level !== undefined ? v.level : JSON.stringify(v)) : v}`).join(", ");
-            setStatus(`${name} · ${summary}`);
+            merge(event);
           };
           socket.onclose = (close) => {
             if (state.events !== socket || state.stopped) return;
@@ -179,7 +211,7 @@ enum WebRemoteScript {
               state.session = opened.sessionId; state.seq = 0;
               return send(command, false);
             }
-            setStatus(`${state.tv}: ${e.message}${e.hint ? " — " + e.hint : ""}`);
+            flash(e.message, e.hint);
           }
         }
 
