@@ -43,7 +43,10 @@ public struct AppleTVAdapter: TVAdapter {
             style: .codeOnTV, secretNames: ["client_id", "client_key", "tv_id", "tv_key"],
             pinnedKey: .protocolKey("the Apple TV's long-term key, checked by pair-verify on every connection")),
         capabilities: Self.maximumCapabilities,
-        keyTable: (hid.map { KeyMapping(key: $0.key, code: $0.value.name) } + media.map { KeyMapping(key: $0.key, code: $0.value.name) })
+        // `power` toggles: Sleep when the Apple TV is awake, Wake when it sleeps (newcomer #9:
+        // the remote and the web remote offered no power key although it works).
+        keyTable: (hid.map { KeyMapping(key: $0.key, code: $0.value.name) } + media.map { KeyMapping(key: $0.key, code: $0.value.name) }
+            + [KeyMapping(key: .power, code: "Sleep/Wake")])
             .sorted { $0.code < $1.code },
         help: .init(
             pairing:

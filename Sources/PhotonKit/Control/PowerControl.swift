@@ -33,12 +33,28 @@ extension TVControl {
             let woke = try await send([.key(.key(.power), .press)], to: tv, delay: .zero, wake: nil, lifetime: lifetime)
             return PowerOutcome(state: nil, reason: nil, woke: woke, summary: "Sent the power key.")
         case .off:
+            // What the TV says first, so the answer can tell "switched off" from "was already
+            // off" (newcomer #19); a TV already in standby is sent nothing.
+            let before: (state: PowerState?, reason: String?)
+            do {
+                before = Self.power(in: try await status(tv, settle: .milliseconds(1500)))
+            } catch let error as PhotonError where error.code == .unreachable || error.code == .timeout {
+                return PowerOutcome(state: .off, reason: "not answering", woke: false, summary: "The TV does not answer: it is already off.")
+            }
+            if let state = before.state, state == .standby || state == .off {
+                let detail = [state.rawValue, before.reason].compactMap { $0 }.joined(separator: ", ")
+                return PowerOutcome(
+                    state: state, reason: before.reason, woke: false, summary: "The TV was already off (\(detail)); nothing was sent.")
+            }
             do {
                 _ = try await send([.key(.key(.powerOff), .press)], to: tv, delay: .zero, wake: nil, lifetime: lifetime)
             } catch let error as PhotonError where error.code == .unreachable || error.code == .timeout {
                 return PowerOutcome(state: .off, reason: "not answering", woke: false, summary: "The TV does not answer: it is already off.")
             }
-            return PowerOutcome(state: nil, reason: nil, woke: false, summary: "Switched off (a TV that was already off was left so).")
+            let summary =
+                before.state == nil
+                ? "Switched off (its brand does not report power, so Photon cannot tell whether it was on)." : "Switched off."
+            return PowerOutcome(state: nil, reason: nil, woke: false, summary: summary)
         case .on:
             let woke: Bool
             do {
@@ -67,6 +83,19 @@ extension TVControl {
                     hint: "some sets ignore a power-on from the network while in this state; check the TV's network standby setting")
             }
         }
+    }
+
+    /// The power a TV's status reports: its detailed state where it gives one, else on/standby.
+    static func power(in events: [TVEvent]) -> (state: PowerState?, reason: String?) {
+        var plain: PowerState?
+        for event in events {
+            switch event {
+            case .powerState(let state, let reason): return (state, reason)
+            case .power(let on): plain = on ? .on : .standby
+            default: continue
+            }
+        }
+        return (plain, nil)
     }
 
     /// Waits for the TV to report itself on (or screen-off), at most `limit`; returns the
