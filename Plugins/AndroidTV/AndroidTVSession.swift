@@ -187,6 +187,9 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
         case .pingRequest(let v1, _):
             try await framed.send(RemoteMessage.pingResponse(val1: v1).encoded())
         case .start(let started):
+            // A TV that answers with its screen off is in network standby (newcomer #34:
+            // "power: off" read as unreachable).
+            continuation.yield(.powerState(started ? .on : .standby, reason: nil))
             continuation.yield(.power(isOn: started))
         case .setVolumeLevel(let v):
             if v.maximum > 0 { continuation.yield(.volume(VolumeState(level: v.level, maximum: v.maximum, muted: v.muted))) }

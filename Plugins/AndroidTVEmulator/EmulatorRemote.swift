@@ -84,7 +84,9 @@ extension EmulatedAndroidTV {
                 case .appLinkLaunch(let link):
                     emit(EmulatorEvent("launch", [("app", .string(link))]))
                     state.withLock { $0.app = link }
-                    if active.contains(.ime) { try await framed.send(RemoteMessage.imeKeyInject(appPackage: link, label: nil).encoded()) }
+                    // Every connected remote hears the new foreground app, as on a real TV
+                    // (newcomer #15: a second client's `status --watch` missed it).
+                    await report(RemoteMessage.imeKeyInject(appPackage: link, label: nil), to: .ime)
                 case .voiceBegin(let id, _):
                     voiceBytes = 0
                     emit(EmulatorEvent("voice_begin", [("session", .int(Int(id)))]))

@@ -86,6 +86,7 @@ enum StatusCommand {
         defer { Task { await session.close() } }
         var connected = false
         var everConnected = false
+        var said: [String: String] = [:]
         for await update in session.updates {
             switch update {
             case .connection(.connected, _):
@@ -105,7 +106,13 @@ enum StatusCommand {
             case .event(.disconnected(let reason)):
                 throw reason ?? PhotonError(.connectionClosed, "the TV closed the connection")
             case .event(let event):
-                if let (json, text) = describe(event, catalog: catalog) { context.emit(json, text: text) }
+                // A report that repeats what was last said of the same kind (a TV that sends
+                // its volume again on every key) is not printed again (newcomer #15).
+                guard let (json, text) = describe(event, catalog: catalog) else { continue }
+                let kind = ServiceProtocol.name(of: event)
+                guard said[kind] != text else { continue }
+                said[kind] = text
+                context.emit(json, text: text)
             }
         }
         throw PhotonError(.connectionClosed, "the connection to the TV ended", hint: "run the command again")

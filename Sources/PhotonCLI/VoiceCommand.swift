@@ -56,7 +56,7 @@ enum VoiceCommand {
             let pcm = file.pcm16Mono(at: rate)
             context.log.debug("voice: \(file.sampleRate) Hz, \(file.channels) channel(s) → \(pcm.count) bytes at \(rate) Hz")
             _ = try await ControlCommands.send(.voice(pcm: pcm, sampleRate: rate), parsed, context)
-            context.emit(.object([("bytes", .int(pcm.count))]), text: nil)
+            context.emit(.object([("bytes", .int(pcm.count))]), text: "sent \(seconds(pcm.count, rate)) of audio to the TV")
             return 0
         }
         let recording = try MicrophoneRecording.start(sampleRate: rate)
@@ -103,7 +103,7 @@ enum VoiceCommand {
         enter.finish()
         guard let sending else { throw noSpeech }
         try await sending.value
-        context.emit(.object([("bytes", .int(bytes)), ("live", .bool(true))]), text: nil)
+        context.emit(.object([("bytes", .int(bytes)), ("live", .bool(true))]), text: "the TV heard \(seconds(bytes, rate)) of audio")
         return 0
     }
 
@@ -183,6 +183,11 @@ enum VoiceCommand {
         }
         if ending == .ended(.noSpeech) { throw noSpeech }
         return samples
+    }
+
+    /// `2.4 s`: the length of 16-bit mono audio.
+    private static func seconds(_ bytes: Int, _ rate: Int) -> String {
+        String(format: "%.1f s", Double(bytes) / Double(max(1, rate * 2)))
     }
 
     static let noSpeech = PhotonError(

@@ -11,6 +11,8 @@ public struct VoiceUnderstanding: Sendable {
     public var commands: [RemoteCommand]
     /// Where free words go.
     public var target: VoiceRequest.Target
+    /// The TV's apps, to name a launch by its app's name as well as its id.
+    public var installed: [TVApp] = []
 
     /// The words heard.
     public var heard: String { recognition.text }
@@ -28,7 +30,7 @@ public struct VoiceUnderstanding: Sendable {
             throw PhotonError(.notFound, "no words were recognised; nothing was sent", hint: "speak closer to the microphone, or type the words")
         }
         let commands = VoiceRequest(heard: heard.text).commands(target: target, canSearch: canSearch, installed: installed)
-        return VoiceUnderstanding(recognition: heard, commands: commands, target: target)
+        return VoiceUnderstanding(recognition: heard, commands: commands, target: target, installed: installed)
     }
 
     /// The command that carries the words through the router: the words themselves, which
@@ -36,21 +38,24 @@ public struct VoiceUnderstanding: Sendable {
     public var spokenCommand: RemoteCommand { .spoken(heard, to: target) }
 
     /// The commands in a few words: `launch 12, search "the expanse"`.
-    public var summary: String { commands.map(Self.describe).joined(separator: ", ") }
+    public var summary: String { commands.map(describe).joined(separator: ", ") }
 
     /// What was heard and what it would send, for `--json` and the web remote.
     public func json(sent: Bool) -> JSONValue {
         .object([
             ("heard", .string(heard)), ("model", .string(recognition.model.rawValue)), ("confidence", .double(recognition.confidence)),
-            ("confident", .bool(isConfident)), ("commands", .array(commands.map { .string(Self.describe($0)) })), ("sent", .bool(sent)),
+            ("confident", .bool(isConfident)), ("commands", .array(commands.map { .string(describe($0)) })), ("sent", .bool(sent)),
         ])
     }
 
-    static func describe(_ command: RemoteCommand) -> String {
+    /// `launch Netflix (12)`, `search "the expanse"`.
+    func describe(_ command: RemoteCommand) -> String {
         switch command {
         case .search(let words): return "search \"\(words)\""
         case .text(let words): return "text \"\(words)\""
-        case .launch(let app): return "launch \(app)"
+        case .launch(let app):
+            if let named = installed.first(where: { $0.id == app }), named.name != app { return "launch \(named.name) (\(app))" }
+            return "launch \(app)"
         case .channel(let number): return "channel \(number)"
         default: return command.logDescription
         }

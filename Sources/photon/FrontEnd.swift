@@ -90,6 +90,24 @@ struct FastCommand {
     }
 }
 
+/// `PHOTON_TIMINGS=1` on the front end's own path (newcomer #30): the same
+/// `{"timings":[…]}` line `photon-cli` prints, with `"route":"photon serve (front end)"`,
+/// so a key sent through the daemon is measured where it is really spent, not in a
+/// `photon-cli` that never ran. CLOCK_MONOTONIC seconds, as every other mark.
+final class FrontEndTimings {
+    private var marks: [(String, Double)] = []
+
+    init(startedAt: Double) { marks = [("photon main", startedAt)] }
+
+    func mark(_ phase: String) { marks.append((phase, DaemonConnection.monotonicTime())) }
+
+    /// The line for stderr.
+    var line: String {
+        let items = marks.map { JSONValue.array([.string($0.0), .double($0.1)]) }
+        return JSONValue.object([("route", .string("photon serve (front end)")), ("timings", .array(items))]).encoded
+    }
+}
+
 /// What became of a fast command.
 enum FastOutcome {
     /// Done: exit with this status.
@@ -101,9 +119,11 @@ enum FastOutcome {
 
 enum FrontEnd {
     /// Sends `fast` through the daemon at `socket`, printing what `photon-cli` would.
-    static func run(_ fast: FastCommand, socket: String) -> FastOutcome {
+    static func run(_ fast: FastCommand, socket: String, timings: FrontEndTimings? = nil) -> FastOutcome {
         // Any doubt about the socket hands on: photon-cli, which refuses loudly, takes over.
         guard case .connected(let connection) = DaemonConnection.open(socket) else { return .handOn }
+        timings?.mark("connected to photon serve")
+        defer { timings?.mark("answer read") }
         let lifetime = min(fast.timeout, 10)
         let now = FrontEndSupport.unixTime()
         // The request names the protocol it speaks, so it goes out at once, without
@@ -112,6 +132,7 @@ enum FrontEnd {
             id: 1, tv: fast.tv, source: "cli", commandID: FrontEndSupport.randomUUID(), issuedAt: now, expiresAt: now + lifetime,
             command: fast.command)
         guard connection.write(request.encoded + "\n") else { return .handOn }
+        timings?.mark("request written")
         // From here the request may be read at any moment, so it is never handed on to
         // photon-cli (which would send it again under a new id) unless the daemon says it
         // did not take it. A slow greeting is waited for, however slow.
@@ -122,6 +143,7 @@ enum FrontEnd {
         // A busy or refusing daemon answers with an error instead of the greeting and
         // reads nothing: photon-cli reports it.
         guard hello["event"]?.stringValue == "hello" else { return hello["error"] == nil ? .finished(noAnswer(fast)) : .handOn }
+        timings?.mark("greeting read")
         guard let answer = connection.readJSON(timeout: answerWait) else {
             // The request went out and no answer came: whether it reached the TV is
             // unknown, so it must not be sent again.

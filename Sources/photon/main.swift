@@ -30,7 +30,14 @@ if arguments.first == CompletionNames.command {
 }
 
 if let fast = FastCommand(arguments, environment: environment), let socket = fast.socketPath(environment: environment) {
-    if case .finished(let status) = FrontEnd.run(fast, socket: socket) { exit(status) }
+    let timings = environment("PHOTON_TIMINGS").map { !$0.isEmpty && $0 != "0" } == true ? FrontEndTimings(startedAt: startedAt) : nil
+    if case .finished(let status) = FrontEnd.run(fast, socket: socket, timings: timings) {
+        if let timings {
+            timings.mark("exit")
+            writeStandardError(timings.line + "\n")
+        }
+        exit(status)
+    }
     // No daemon socket at all: photon-cli need not look again (one decision per command).
     var info = stat()
     if lstat(socket, &info) != 0 { setenv("PHOTON_NO_DAEMON", "1", 1) }

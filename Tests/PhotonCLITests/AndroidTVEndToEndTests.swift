@@ -298,6 +298,16 @@ import Testing
         // The watching session sees the new level the TV reports.
         try await watch.waitFor(#""level":11"#)
         #expect(watch.standardOutput.contains(#""power":"on""#))
+        #expect(watch.standardOutput.contains(#""power_state":"on""#))
+        // An app launched from another client shows too (newcomer #15), and no report is
+        // printed twice without a change.
+        let launch = try TestProcess(binary, ["launch", "tv", "com.netflix.ninja", "--home", home.path])
+        launch.closeStandardInput()
+        #expect(await launch.waitForExit() == 0, "\(launch.standardError)")
+        try await watch.waitFor("com.netflix.ninja")
+        let lines = watch.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains(#""level":11"#) }.count == 1, "\(lines)")
+        #expect(Set(lines).count == lines.count, "a line was printed twice: \(lines)")
         #expect(watch.process.isRunning)
     }
 }

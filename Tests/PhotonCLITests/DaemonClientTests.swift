@@ -27,6 +27,15 @@ extension DaemonTests {
         let key = try await frontEnd(["key", "tv", "VOLUME_UP", "--json"])
         #expect(key.process.terminationStatus == 0, "\(key.standardError)")
         #expect(key.standardOutput == "{\"sent\":[\"volume-up\"]}\n")
+        // PHOTON_TIMINGS on this path times the front end's own phases (newcomer #30).
+        var timed = ProcessInfo.processInfo.environment
+        timed["PHOTON_TIMINGS"] = "1"
+        let timing = try await frontEnd(["key", "tv", "VOLUME_UP"], environment: timed)
+        #expect(timing.process.terminationStatus == 0, "\(timing.standardError)")
+        #expect(timing.standardError.contains(#""route":"photon serve (front end)""#), "\(timing.standardError)")
+        for phase in ["connected to photon serve", "request written", "greeting read", "answer read", "exit"] {
+            #expect(timing.standardError.contains(phase), "\(phase): \(timing.standardError)")
+        }
         for arguments in [
             ["text", "tv", "from the front end"], ["launch", "tv", "https://www.youtube.com"], ["volume", "tv", "Down"],
             ["key", "tv", "select", "--long", "--hold", "50"], ["key", "tv", "--raw", "KEYCODE_TV_INPUT"],
@@ -35,12 +44,13 @@ extension DaemonTests {
             #expect(p.process.terminationStatus == 0, "\(arguments): \(p.standardError)")
         }
         try await eventually {
-            setup.emulator.events("key").count >= 5 && !texts(setup.emulator).isEmpty && !setup.emulator.events("launch").isEmpty
+            setup.emulator.events("key").count >= 6 && !texts(setup.emulator).isEmpty && !setup.emulator.events("launch").isEmpty
         }
         let keys = setup.emulator.events("key").map { "\($0["key"] ?? "")/\($0["direction"] ?? "")" }
         #expect(
             keys == [
-                "KEYCODE_VOLUME_UP/SHORT", "KEYCODE_VOLUME_DOWN/SHORT", "KEYCODE_DPAD_CENTER/START_LONG", "KEYCODE_DPAD_CENTER/END_LONG",
+                "KEYCODE_VOLUME_UP/SHORT", "KEYCODE_VOLUME_UP/SHORT", "KEYCODE_VOLUME_DOWN/SHORT", "KEYCODE_DPAD_CENTER/START_LONG",
+                "KEYCODE_DPAD_CENTER/END_LONG",
                 "KEYCODE_TV_INPUT/SHORT",
             ])
         #expect(texts(setup.emulator) == ["from the front end"])
@@ -71,7 +81,7 @@ extension DaemonTests {
         #expect(try await frontEnd(["key", "tv", "home"]).standardError.contains("cannot run"))
         chmod(setup.socket, 0o600)
         try await Task.sleep(for: .milliseconds(100))
-        #expect(setup.emulator.events("key").count == 5, "a handed-on command was sent anyway")
+        #expect(setup.emulator.events("key").count == 6, "a handed-on command was sent anyway")
     }
 
     @Test func statusWatchSubscribesAndOutlivesATVRestart() async throws {

@@ -145,4 +145,39 @@ import Testing
         #expect(doctor.process.terminationStatus == 1)
         #expect(doctor.standardOutput.contains("✗ 1. store") && doctor.standardOutput.contains("chmod 700"))
     }
+
+    /// A damaged devices.json is set aside and the store starts empty: doctor says so, and
+    /// that secrets of TVs no longer paired are left (newcomer #27).
+    @Test func aDamagedStoreFileIsNamedWithWhatItLeftBehind() async throws {
+        let home = try await TestEnvironment.home("photon-doctor-corrupt")
+        let paths = StorePaths(home: home)
+        let store = Store(paths: paths)
+        _ = try await store.clientIdentity()
+        try await store.update { _, secrets in secrets.devices["roku-gone01"] = DeviceSecrets() }
+        try Data("{ not json".utf8).write(to: paths.devicesFile)
+        chmod(paths.devicesFile.path, 0o600)
+        // The run that finds it damaged sets it aside and says where; every later run warns.
+        let finding = try await photon(home, ["doctor"])
+        #expect(finding.process.terminationStatus == 1 && finding.standardOutput.contains("it was kept as"), "\(finding.standardOutput)")
+        let doctor = try await photon(home, ["doctor"])
+        #expect(doctor.process.terminationStatus == 0, "\(doctor.standardOutput)")
+        #expect(doctor.standardOutput.contains("! 1. store"), "\(doctor.standardOutput)")
+        #expect(doctor.standardOutput.contains("devices.json.corrupt-"), "\(doctor.standardOutput)")
+        #expect(doctor.standardOutput.contains("secrets of 1 TV no longer paired"), "\(doctor.standardOutput)")
+        // The report for a bug tracker names no home directory.
+        let report = try await photon(home, ["doctor", "--report"])
+        #expect(!report.standardOutput.contains(NSHomeDirectory() + "/"), "\(report.standardOutput)")
+    }
+
+    /// An unpaired address typed with its port is checked at that port, not the brand's
+    /// usual one (newcomer #27: an emulated Fire TV failed at adb 5555).
+    @Test func aTypedPortIsTheOneChecked() async throws {
+        let fireTV = try await EmulatorProcess.start(["firetv", "--port", "0"])
+        defer { fireTV.process.terminate() }
+        let home = try await TestEnvironment.home("photon-doctor-port")
+        let doctor = try await photon(home, ["doctor", "127.0.0.1:\(fireTV.port)", "--brand", "firetv"])
+        #expect(doctor.standardOutput.contains("✓ 5. ports: firetv: adb \(fireTV.port) open"), "\(doctor.standardOutput)")
+        #expect(doctor.standardOutput.contains("✓ 7. protocol greeting"), "\(doctor.standardOutput)")
+        #expect(doctor.standardOutput.contains("photon pair 127.0.0.1:\(fireTV.port)"), "\(doctor.standardOutput)")
+    }
 }

@@ -65,7 +65,8 @@ extension HTTPDoorTests {
         #expect(heard["heard"]?.stringValue == "open netflix", "\(heard)")
         #expect(heard["confident"]?.boolValue == true, "\(heard)")
         let sent = try #require(try await voiceEvent("sent", on: sure))
-        #expect(sent["commands"]?.arrayValue?.first?.stringValue?.hasPrefix("launch") == true, "\(sent)")
+        // Named by the TV's own app name as well as its id (newcomer #16).
+        #expect(sent["commands"]?.arrayValue?.first?.stringValue == "launch Netflix (12)", "\(sent)")
         let launches = { tv.events.withLock { $0.filter { $0.name == "launch" }.compactMap { $0["app"]?.string } } }
         #expect(launches() == ["12"])
 

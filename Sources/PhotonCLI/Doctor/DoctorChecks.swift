@@ -15,7 +15,11 @@ struct DoctorChecks {
     private var resolved = false
     private var openPorts: [String: [String: UInt16]] = [:]
 
-    init(context: CLIContext, host: String, device: DeviceRecord?, adapters: [any TVAdapter]) {
+    /// The port the user typed with the address, if any.
+    var typedPort: UInt16?
+
+    init(context: CLIContext, host: String, device: DeviceRecord?, adapters: [any TVAdapter], typedPort: UInt16? = nil) {
+        self.typedPort = typedPort
         self.context = context
         self.host = host
         self.device = device
@@ -126,6 +130,9 @@ struct DoctorChecks {
         let connector = NetConnector()
         for adapter in adapters {
             var ports = adapter.descriptor.ports.all
+            // An address typed with its port is checked at that port (emulators, and TVs
+            // on a port of their own), not at the brand's usual ones (newcomer #27).
+            if let typedPort { ports = [adapter.descriptor.ports.mainName: typedPort] }
             if let device, device.brand == adapter.id {
                 ports = device.ports
                 ports[adapter.descriptor.ports.mainName] = device.port
@@ -225,6 +232,7 @@ struct DoctorChecks {
             do {
                 let context = try await self.context.sessions.adapterContext(timeout: timeout)
                 var ports = adapter.descriptor.ports.all
+                if let typedPort { ports[adapter.descriptor.ports.mainName] = typedPort }
                 if let device, device.brand == adapter.id {
                     ports.merge(device.ports) { $1 }
                     ports[adapter.descriptor.ports.mainName] = device.port
@@ -252,7 +260,7 @@ struct DoctorChecks {
 
     private func pairingStep() async -> DoctorStep {
         let title = Self.titles[8]!
-        guard let device else { return .skip(8, title, "not paired: `photon pair \(host)`") }
+        guard let device else { return .skip(8, title, "not paired: `photon pair \(host)\(typedPort.map { ":\($0)" } ?? "")`") }
         do {
             let session = try await context.sessions.openSession(to: device, timeout: timeout)
             await session.close()

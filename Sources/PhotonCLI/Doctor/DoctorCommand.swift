@@ -23,8 +23,10 @@ enum DoctorCommand {
                 the TV still accepts the pairing (no key is sent); 9 a MAC for Wake-on-LAN. Without
                 TV, only steps 1 and 2. ✓ holds, ✗ failed (with the fix), ! worth knowing, – not
                 applicable. Exit status: 0 when every step holds, else that of the first failed step
-                (3 unreachable, 4 refused, 5 certificate). --report and --json mask address host
-                octets and MACs and shorten pins; no secret is ever part of the output.
+                (3 unreachable, 4 refused, 5 certificate). ADDRESS:PORT checks that port. Plain output is
+                for you at this terminal and shows addresses; --report and --json, made to be pasted or
+                collected, mask address host octets, MACs, the home directory and the user's name, and
+                shorten pins; no secret is ever part of the output.
                 """,
             examples: ["photon doctor living-room", "photon doctor 192.168.1.40 --report", "photon doctor --json"], run: run)
     }
@@ -39,10 +41,15 @@ enum DoctorCommand {
             let brand =
                 try device.map { try context.registry.adapter(id: $0.brand) } ?? parsed.value("brand").map { try context.registry.adapter(id: $0) }
             report.brand = brand?.id
-            let host = try device?.host ?? Endpoint(parsing: target, defaultPort: 1).host
-            let pairedAtHost = device == nil ? try? await context.store.devices().devices.first { $0.host == host } : nil
+            let typed = device == nil ? try Endpoint(parsing: target, defaultPort: 0) : nil
+            let host = try device?.host ?? typed!.host
+            let typedPort = typed.flatMap { $0.port == 0 ? nil : $0.port }
+            let pairedAtHost =
+                device == nil
+                ? try? await context.store.devices().devices.first { $0.host == host && (typedPort == nil || $0.port == typedPort) } : nil
             var checks = DoctorChecks(
-                context: context, host: host, device: device ?? pairedAtHost, adapters: brand.map { [$0] } ?? context.registry.adapters)
+                context: context, host: host, device: device ?? pairedAtHost, adapters: brand.map { [$0] } ?? context.registry.adapters,
+                typedPort: typedPort)
             report.steps += await checks.run()
         }
         if context.json {
@@ -78,18 +85,32 @@ enum DoctorCommand {
                         hint: "chmod \(String(mode, radix: 8)) \(path)"))
             }
         }
-        let outcome: Result<Int, any Error>
+        let snapshot: (devices: DeviceFile, secrets: SecretFile)
         do {
-            outcome = .success(try await context.store.devices().devices.count)
+            snapshot = try await context.store.snapshot()
         } catch {
-            outcome = .failure(error)
-        }
-        switch outcome {
-        case .success(let count):
-            return .pass(1, title, "\(paths.dataDirectory.path) is private (0700), secrets 0600, \(count) paired TV\(count == 1 ? "" : "s")")
-        case .failure(let error):
             return .fail(1, title, PhotonError.wrap(error))
         }
+        let count = snapshot.devices.devices.count
+        let summary = "\(paths.dataDirectory.path) is private (0700), secrets 0600, \(count) paired TV\(count == 1 ? "" : "s")"
+        // A damaged file is set aside (`devices.json.corrupt-<time>`) and the store starts
+        // empty: say so, and what it left behind (newcomer #27).
+        let setAside = [paths.dataDirectory, paths.configDirectory].flatMap { directory in
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.contains(".corrupt-") }.sorted()
+        }
+        let paired = Set(snapshot.devices.devices.map(\.id))
+        let orphaned = snapshot.secrets.devices.keys.filter { !paired.contains($0) }.count
+        guard setAside.isEmpty && orphaned == 0 else {
+            var notes: [String] = []
+            if !setAside.isEmpty {
+                notes.append("damaged store file\(setAside.count == 1 ? "" : "s") set aside: \(setAside.joined(separator: ", "))")
+            }
+            if orphaned > 0 { notes.append("secrets of \(orphaned) TV\(orphaned == 1 ? "" : "s") no longer paired") }
+            return .warn(
+                1, title, "\(summary); \(notes.joined(separator: "; "))",
+                fix: "pair those TVs again (`photon pair`); the set-aside files are the old state, kept for you to inspect or delete")
+        }
+        return .pass(1, title, summary)
     }
 
     static func daemonStep(_ context: CLIContext) async -> DoctorStep {

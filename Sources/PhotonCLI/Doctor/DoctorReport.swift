@@ -95,8 +95,14 @@ struct DoctorReport: Sendable {
             out = out.replacing(id) { match in "\(match.output[1].substring ?? "")***" }
         }
         out = out.replacing(#/(?i)(serial(?:[ -]number)?[ :=(]{1,3})[a-z0-9]{6,}/#) { "\($0.output.1)***" }
-        // The user's home directory and this machine's name.
+        // The user's home directory (wherever it is), name, and this machine's name.
+        let home = NSHomeDirectory()
+        if home.count > 1 { out = out.replacingOccurrences(of: home, with: "~") }
         out = out.replacing(#/(/home/)[^/\s"]+/#) { "\($0.output.1)***" }
+        let user = NSUserName()
+        if user.count >= 3, let name = try? Regex("\\b\(NSRegularExpression.escapedPattern(for: user))\\b") {
+            out = out.replacing(name) { _ in "<user>" }
+        }
         if let host = hostName?.split(separator: ".").first.map(String.init), host.count >= 3, host != "localhost" {
             out = out.replacingOccurrences(of: host, with: "<this-host>", options: .caseInsensitive)
         }
