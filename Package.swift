@@ -181,7 +181,8 @@ let package = Package(
         .target(name: "AndroidKeys", dependencies: ["PhotonCore"], path: "Plugins/AndroidKeys"),
         .target(name: "AndroidTV", dependencies: ["PhotonCore", "PhotonCrypto", "AndroidKeys"], path: "Plugins/AndroidTV"),
         .target(
-            name: "PhotonEmulatorSupport", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonArguments"], path: "Sources/PhotonEmulatorSupport"),
+            name: "PhotonEmulatorSupport", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonArguments"],
+            path: "Sources/PhotonEmulatorSupport"),
         .target(name: "SamsungTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/SamsungTV"),
         .target(
             name: "SamsungTVEmulator",

@@ -38,6 +38,10 @@ final class FireTVSession: KeySending, TextTyping, AppLaunching, AppListing, Ack
 
     // MARK: commands
 
+    /// `input keyevent --longpress` is one long press of Android's own length: a hold
+    /// asked for longer waits for nothing (newcomer #31: a 1 s hold took 1.08 s).
+    var holdsForTheTimeAsked: Bool { false }
+
     func sendKey(_ input: KeyInput, _ action: KeyAction) async throws {
         let code = try Self.keyCode(input)
         switch action {

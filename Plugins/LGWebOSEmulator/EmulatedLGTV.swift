@@ -53,6 +53,9 @@ public final class EmulatedLGTV: Sendable {
         public var channelCount = 3
         public var misbehaviour = Misbehaviour.none
         public var stateDirectory: URL?
+        /// Answer SSDP searches for webOS's second-screen service on this UDP port (0: a
+        /// free one); nil: none.
+        public var ssdpPort: UInt16?
         public init() {}
     }
 
@@ -98,6 +101,7 @@ public final class EmulatedLGTV: Sendable {
     let state: Locked<State>
     let emit: @Sendable (EmulatorEvent) -> Void
     private let boundPorts = Locked<(tls: UInt16?, plain: UInt16?)>((nil, nil))
+    private let ssdp = Locked<SSDPResponder?>(nil)
     /// The WSS port (nil when TLS is off).
     public var port: UInt16? { boundPorts.withLock { $0.tls } }
     public var plainPort: UInt16? { boundPorts.withLock { $0.plain } }
@@ -108,6 +112,14 @@ public final class EmulatedLGTV: Sendable {
         let identity = try loadOrMakeIdentity(configuration)
         let tv = EmulatedLGTV(configuration: configuration, identity: identity, emit: onEvent)
         try tv.listen()
+        if let ssdpPort = configuration.ssdpPort {
+            let responder = try SSDPResponder(
+                host: configuration.host, port: ssdpPort, searchTarget: LGWebOSAdapter.searchTarget,
+                location: "http://\(configuration.host):\(tv.plainPort ?? tv.port ?? 0)/",
+                usn: "uuid:\(configuration.uuid)::\(LGWebOSAdapter.searchTarget)"
+            ) { from in onEvent(EmulatorEvent("ssdp_search", [("from", .string(from))])) }
+            tv.ssdp.withLock { $0 = responder }
+        }
         onEvent(
             EmulatorEvent(
                 "ready",
@@ -115,6 +127,7 @@ public final class EmulatedLGTV: Sendable {
                     ("brand", .string(LGWebOSAdapter.brandID)), ("host", .string(configuration.host)), ("port", .int(Int(tv.port ?? 0))),
                     ("plain_port", .int(Int(tv.plainPort ?? 0))), ("fingerprint", .string(tv.fingerprint.description)),
                     ("name", .string(configuration.name)), ("mac", .string(configuration.mac)),
+                    ("ssdp_port", .int(Int(tv.ssdp.withLock { $0?.port } ?? 0))),
                 ]))
         return tv
     }
@@ -200,6 +213,7 @@ public final class EmulatedLGTV: Sendable {
     }
 
     public func stop() async {
+        ssdp.withLock { $0?.stop() }
         let (listeners, tasks, clients, pointers) = state.withLock { s in
             defer {
                 s.listeners = []

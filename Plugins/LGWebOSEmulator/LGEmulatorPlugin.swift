@@ -28,6 +28,9 @@ public struct LGEmulatorPlugin: TVEmulator {
             OptionSpec("channels", type: .integer(0...20_000), help: "how many channels its channel list has (default 3)"),
             OptionSpec(
                 "misbehave", type: .choice(["none", "silent", "noisy"]), help: "stop answering (no pongs either), or send noise before every answer"),
+            OptionSpec(
+                "ssdp-port", type: .listenPort,
+                help: "answer SSDP searches (webOS second screen) on this UDP port of --host: `photon discover --ssdp HOST:PORT` finds it"),
         ]
     }
     public var portOptions: [String: String] { ["port": "wss", "plain-port": "ws"] }
@@ -54,6 +57,7 @@ public struct LGEmulatorPlugin: TVEmulator {
         }
         c.powerState = settings.text("power") ?? c.powerState
         c.channelCount = settings.integer("channels") ?? c.channelCount
+        c.ssdpPort = settings.port("ssdp-port")
         if let m = settings.text("misbehave").flatMap(EmulatedLGTV.Misbehaviour.init(rawValue:)) { c.misbehaviour = m }
         guard c.port != nil || c.plainPort != nil else {
             throw PhotonError(.usage, "an emulated LG TV needs a TLS or a plain port", hint: "drop --tls false or --plain false")
@@ -70,8 +74,9 @@ extension EmulatedLGTV: RunningEmulator {
         return ports
     }
     public var certificateFingerprint: CertificateFingerprint? { port == nil ? nil : fingerprint }
-    /// Real LG TVs announce nothing useful over mDNS (SSDP only); this record lets
-    /// `photon discover` find the emulator.
+    /// Real LG TVs announce nothing useful over mDNS: `photon discover` finds them (and this
+    /// emulator, with `--ssdp-port`) by SSDP. This record only shows the emulator in
+    /// avahi-browse; Photon does not browse it.
     public var announcement: EmulatorAnnouncement {
         EmulatorAnnouncement(serviceType: "_lg-ssap._tcp", port: port ?? plainPort ?? 0, txt: ["uuid": configuration.uuid])
     }

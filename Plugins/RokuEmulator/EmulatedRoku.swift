@@ -45,7 +45,7 @@ public final class EmulatedRoku: Sendable {
     public let configuration: Configuration
     let emit: @Sendable (EmulatorEvent) -> Void
     let listener: TCPListener
-    let ssdp: UDPReceiver?
+    let ssdp: SSDPResponder?
     private let state: Locked<State>
     private let tasks = Locked<[Task<Void, Never>]>([])
     public var port: UInt16 { listener.port }
@@ -78,7 +78,12 @@ public final class EmulatedRoku: Sendable {
         self.configuration = configuration
         self.emit = emit
         listener = try TCPListener(host: configuration.host, port: configuration.port)
-        ssdp = try configuration.ssdpPort.map { try UDPReceiver(host: configuration.host, port: $0) }
+        let location = "http://\(configuration.host):\(listener.port)/"
+        ssdp = try configuration.ssdpPort.map {
+            try SSDPResponder(
+                host: configuration.host, port: $0, searchTarget: "roku:ecp", location: location, usn: "uuid:roku:ecp:\(configuration.serial)"
+            ) { from in emit(EmulatorEvent("ssdp_search", [("from", .string(from))])) }
+        }
         state = Locked(State(power: configuration.powerMode, access: configuration.access))
         let accepting = Task { [listener, weak self] in
             while let stream = try? await listener.accept() {
@@ -93,26 +98,12 @@ public final class EmulatedRoku: Sendable {
             }
         }
         tasks.withLock { $0.append(accepting) }
-        if let ssdp {
-            let answering = Task { [weak self] in
-                while let (bytes, from) = try? await ssdp.receive(timeout: nil) {
-                    guard let self, String(decoding: bytes, as: UTF8.self).hasPrefix("M-SEARCH"),
-                        String(decoding: bytes, as: UTF8.self).contains("roku:ecp")
-                    else { continue }
-                    let answer =
-                        "HTTP/1.1 200 OK\r\nCache-Control: max-age=3600\r\nST: roku:ecp\r\nLocation: http://\(configuration.host):\(self.port)/\r\nUSN: uuid:roku:ecp:\(configuration.serial)\r\n\r\n"
-                    try? ssdp.send(Array(answer.utf8), to: from.host, port: from.port)
-                    self.emit(EmulatorEvent("ssdp_search", [("from", .string(from.host))]))
-                }
-            }
-            tasks.withLock { $0.append(answering) }
-        }
     }
 
     public func stop() async {
         state.withLock { $0.serving = false }
         listener.close()
-        ssdp?.close()
+        ssdp?.stop()
         for task in tasks.withLock({ $0 }) { task.cancel() }
         for stream in state.withLock({ Array($0.connections.values) }) { await stream.close() }
     }

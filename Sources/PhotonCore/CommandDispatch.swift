@@ -31,7 +31,7 @@ extension RemoteCommand {
             // The release is sent even if the wait is cancelled or the command expired.
             let slept: Result<Void, any Error>
             do {
-                try await sleep(.milliseconds(milliseconds))
+                if keys.holdsForTheTimeAsked { try await sleep(.milliseconds(milliseconds)) }
                 slept = .success(())
             } catch { slept = .failure(error) }
             try await CommandDeadline.exempt { try await keys.sendKey(input, .holdEnd) }

@@ -53,6 +53,14 @@ public protocol KeySending: RemoteSession {
     /// One key action. A brand that takes presses only refuses `holdStart`/`holdEnd`
     /// with `unsupported`; a `holdEnd` runs even after the command's expiry.
     func sendKey(_ input: KeyInput, _ action: KeyAction) async throws
+    /// Whether a hold lasts as long as asked (key down, the wait, key up). A brand whose
+    /// long press is one fixed-length event (Fire TV's `input keyevent --longpress`) says
+    /// false, and a long press then does not wait for a hold that changes nothing.
+    var holdsForTheTimeAsked: Bool { get }
+}
+
+extension KeySending {
+    public var holdsForTheTimeAsked: Bool { true }
 }
 
 /// Text typed into the focused field (capability `text`).

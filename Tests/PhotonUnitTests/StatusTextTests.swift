@@ -73,3 +73,26 @@ import Testing
         #expect(StatusCommand.describe(.currentApp("https://www.youtube.com"))?.0["app"]?.stringValue == "https://www.youtube.com")
     }
 }
+
+/// A long press waits for the hold only where the brand's hold lasts that long (newcomer
+/// #31: Fire TV's one fixed-length long press waited a second for nothing).
+@Suite struct LongPressHoldTests {
+    final class Holder: KeySending, @unchecked Sendable {
+        let capabilities = Capabilities(.keys, .longPress)
+        let events = AsyncStream<TVEvent> { $0.finish() }
+        let timed: Bool
+        let actions = Locked<[KeyAction]>([])
+        init(timed: Bool) { self.timed = timed }
+        var holdsForTheTimeAsked: Bool { timed }
+        func close() async {}
+        func sendKey(_ input: KeyInput, _ action: KeyAction) async throws { actions.withLock { $0.append(action) } }
+    }
+
+    @Test(arguments: [true, false]) func theHoldIsWaitedForOnlyWhereItLasts(timed: Bool) async throws {
+        let session = Holder(timed: timed)
+        let waits = Locked<[Duration]>([])
+        try await RemoteCommand.longPress(.key(.select), milliseconds: 1000).perform(on: session) { wait in waits.withLock { $0.append(wait) } }
+        #expect(waits.withLock { $0 } == (timed ? [.milliseconds(1000)] : []))
+        #expect(session.actions.withLock { $0 } == [.holdStart, .holdEnd])
+    }
+}
