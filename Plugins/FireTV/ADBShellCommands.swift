@@ -86,6 +86,19 @@ public enum ADBShellCommands {
 
     /// The device's serial number and model, one per line.
     public static let identity = "getprop ro.serialno; getprop ro.product.model; getprop ro.product.manufacturer"
+    /// The Wi-Fi and Ethernet MACs, one a line (a missing interface prints an error line,
+    /// which is not a MAC): what Wake-on-LAN needs.
+    public static let macAddresses = "cat /sys/class/net/wlan0/address; cat /sys/class/net/eth0/address"
+
+    /// The unicast, non-zero MACs in `output`, in order, without repeats.
+    public static func macs(in output: String) -> [String] {
+        var seen = Set<String>()
+        return output.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+            guard let bytes = MACAddress.bytes(String(line)), bytes.contains(where: { $0 != 0 }), bytes[0] & 1 == 0 else { return nil }
+            let text = WakeOnLAN.format(bytes)
+            return seen.insert(text).inserted ? text : nil
+        }
+    }
     /// The installed packages, one `package:NAME` per line.
     public static let packages = "pm list packages"
     /// Power: the `mWakefulness=` line of `dumpsys power` (Awake, Asleep, Dreaming, Dozing).

@@ -227,13 +227,16 @@ struct FireTVPairing: PairingFlow {
             }, acceptTimeout: acceptTimeout)
         defer { Task { await connection.close() } }
         let identity = try await FireTVAdapter.identity(of: connection, context: context)
+        // Its MACs, for Wake-on-LAN (newcomer #14: none was stored, so `power on` could not
+        // wake it); a device that does not say pairs all the same.
+        let macs = ((try? await connection.shell(ADBShellCommands.macAddresses, timeout: context.timeout)).map(ADBShellCommands.macs(in:))) ?? []
         let id = "firetv-" + identity.serial.lowercased()
         let name = [identity.manufacturer, identity.model].compactMap { $0 }.joined(separator: " ")
-        return PairedTV(
-            device: DeviceRecord(
-                id: id, nickname: id, brand: FireTVAdapter.brandID, host: endpoint.host, port: endpoint.port, ports: ["adb": endpoint.port],
-                name: name.isEmpty ? "Android device" : name, model: identity.model, mac: nil,
-                capabilities: FireTVAdapter.maximumCapabilities.sortedNames),
-            secrets: DeviceSecrets(values: [FireTVAdapter.adbKeySecret: try key.privateKeyPEM()]))
+        var device = DeviceRecord(
+            id: id, nickname: id, brand: FireTVAdapter.brandID, host: endpoint.host, port: endpoint.port, ports: ["adb": endpoint.port],
+            name: name.isEmpty ? "Android device" : name, model: identity.model, mac: macs.first,
+            capabilities: FireTVAdapter.maximumCapabilities.sortedNames)
+        if macs.count > 1 { device.otherMACs = Array(macs.dropFirst()) }
+        return PairedTV(device: device, secrets: DeviceSecrets(values: [FireTVAdapter.adbKeySecret: try key.privateKeyPEM()]))
     }
 }

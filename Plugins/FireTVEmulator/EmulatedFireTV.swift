@@ -25,6 +25,8 @@ public final class EmulatedFireTV: Sendable {
         public var port: UInt16 = 5555
         public var serial = "G070VM1234567890"
         public var model = "AFTMM"
+        /// The Wi-Fi MAC (`/sys/class/net/wlan0/address`); a stick has no Ethernet.
+        public var mac = "02:00:00:46:54:01"
         public var accept = Accept.auto
         /// Wakefulness it starts in: Awake, Asleep, Dreaming.
         public var power = "Awake"
@@ -339,6 +341,9 @@ public final class EmulatedFireTV: Sendable {
             case "ro.build.version.release": return "9\n"
             default: return "\n"
             }
+        case ("cat", let path?):
+            if path == "/sys/class/net/wlan0/address" { return configuration.mac.lowercased() + "\n" }
+            return "cat: \(path): No such file or directory\n"
         case ("dumpsys", "power"?):
             let power = state.withLock { $0.power }
             return "POWER MANAGER (dumpsys power)\nPower Manager State:\n  mWakefulness=\(power)\n  mWakefulnessChanging=false\n"

@@ -35,6 +35,7 @@ public struct FireTVEmulatorPlugin: TVEmulator {
         configuration.port = settings.port("port") ?? configuration.port
         configuration.serial = settings.text("serial") ?? configuration.serial
         configuration.model = settings.text("model") ?? configuration.model
+        configuration.mac = settings.mac ?? configuration.mac
         configuration.accept = settings.text("accept").flatMap(EmulatedFireTV.Accept.init(rawValue:)) ?? .auto
         configuration.power = settings.text("power") ?? configuration.power
         configuration.singleClient = settings.flag("single-client")

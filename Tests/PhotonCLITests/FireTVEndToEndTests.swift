@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func pairingTakesConsentAndTheAnswerOnTheTV() async throws {
-        let tv = try await EmulatorProcess.start(["firetv", "--port", "0"])
+        let tv = try await EmulatorProcess.start(["firetv", "--port", "0", "--mac", "02:00:00:77:88:99"])
         defer { tv.process.terminate() }
         let home = try await TestEnvironment.home("photon-firetv")
         // Without consent (no terminal, no flag): exit 5, nothing sent.
@@ -32,6 +32,9 @@ import Testing
         #expect(paired.standardError.contains("Allow USB debugging"))
         let prompt = try #require(tv.events("allow_prompt").first)
         #expect(paired.standardError.contains(prompt["fingerprint"] as? String ?? "?"), "the fingerprint shown is the one the TV shows")
+        // Its MAC is learned at pairing, for Wake-on-LAN (newcomer #14).
+        let listed = try await run(home, ["list", "--json"])
+        #expect(listed.standardOutput.contains(#""mac":"02:00:00:77:88:99""#), "\(listed.standardOutput)")
         // The next connection is let in by its signature alone.
         #expect(try await run(home, ["key", "stick", "home"]).process.terminationStatus == 0)
         #expect(tv.events("auth").last?["result"] as? String == "signature accepted")

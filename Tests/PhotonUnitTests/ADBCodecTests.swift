@@ -7,6 +7,13 @@ import Testing
 
 /// The ADB wire format byte by byte, the public key format, and malformed input.
 @Suite struct ADBCodecTests {
+    @Test func macsAreReadFromTheInterfacesAndNothingElse() {
+        let output = "02:00:00:aa:bb:cc\ncat: /sys/class/net/eth0/address: No such file or directory\n00:00:00:00:00:00\nff:ff:ff:ff:ff:ff\n"
+        #expect(ADBShellCommands.macs(in: output) == ["02:00:00:AA:BB:CC"])
+        #expect(ADBShellCommands.macs(in: "02:00:00:aa:bb:cc\n02:00:00:AA:BB:CC\nf0:4f:7c:12:34:56") == ["02:00:00:AA:BB:CC", "F0:4F:7C:12:34:56"])
+        #expect(ADBShellCommands.macs(in: "０２:00:00:aa:bb:cc\n\u{1b}[31m") == [])
+    }
+
     @Test func aConnectMessageIsItsTwentyFourBytesAndPayload() throws {
         let message = ADBMessage(.connect, ADBMessage.versionSkipChecksum, 4096, Array("host::\0".utf8))
         let bytes = message.encoded()
