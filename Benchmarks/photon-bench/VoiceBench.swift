@@ -62,11 +62,11 @@ enum VoiceBench {
         return (rows, notes)
     }
 
-    static func speak(_ text: String, in directory: URL) throws -> [Int16] {
+    static func speak(_ text: String, in directory: URL, voice: String = "en-us+klatt", rate: Int = 140) throws -> [Int16] {
         let file = directory.appendingPathComponent("phrase.wav")
         let espeak = Process()
         espeak.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
-        espeak.arguments = ["-v", "en-us+klatt", "-s", "140", "-w", file.path, text]
+        espeak.arguments = ["-v", voice, "-s", String(rate), "-w", file.path, text]
         try espeak.run()
         while espeak.isRunning { usleep(2000) }
         let wav = try WAVFile.parse([UInt8](try Data(contentsOf: file)))

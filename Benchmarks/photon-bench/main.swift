@@ -46,8 +46,10 @@ while let first = arguments.first {
         case "voice":
             let voice = try await VoiceBench.run()
             rows = voice.rows + voice.notes
+        case "voice-calibration":
+            rows = try VoiceCalibration.run(sweep: arguments.contains("--sweep"))
         default:
-            print("--only takes androidtv, samsung, roku, lg, firetv, appletv, sony, vizio, philips or voice")
+            print("--only takes androidtv, samsung, roku, lg, firetv, appletv, sony, vizio, philips, voice or voice-calibration (--sweep)")
             exit(2)
         }
         print(rows.joined(separator: "\n"))

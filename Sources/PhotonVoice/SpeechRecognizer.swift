@@ -20,6 +20,11 @@ public struct Recognition: Sendable, Hashable {
     /// Whether the words may be sent without asking: the grammar matched with confidence,
     /// or both models heard the same words.
     public var isConfident: Bool
+    /// What each decoding heard, and how much better the grammar's path fit the audio than
+    /// the general model's, per 10 ms frame (the calibration reads these).
+    public var grammarText = ""
+    public var generalText = ""
+    public var margin = 0.0
 
     /// The share of `reference`'s words a `heard` transcript got right: 1 − word error rate
     /// (substitutions, deletions and insertions each one error), at least 0. How the tests
@@ -133,20 +138,31 @@ public final class SpeechRecognizer: @unchecked Sendable {
         // 10 ms frame. A grammar has no "none of these", so speech outside it is forced
         // onto its nearest path — mostly a string of digits — and fits it badly.
         let margin = grammar.text.isEmpty || general.text.isEmpty ? 0 : Double(Int64(grammar.score) - Int64(general.score)) / frames
+        var heard = Self.decide(grammar: grammar.text, general: general.text, margin: margin)
+        heard.grammarText = grammar.text
+        heard.generalText = general.text
+        heard.margin = margin
+        return heard
+    }
+
+    /// The "sure or ask" rule, on what the two decodings heard and the margin between
+    /// them. Sure: both heard the same words, or the grammar fits clearly better
+    /// (`threshold`) and its words are not a lone string of digits the general model did not
+    /// hear (a grammar has no "none of these": speech outside it is forced onto its nearest
+    /// path, mostly digits). Anything else is the general model's guess.
+    public static func decide(grammar: String, general: String, margin: Double, threshold: Double = marginThreshold) -> Recognition {
         let digitWords = Set(VoiceRequest.digitWordList)
-        let grammarWords = grammar.text.split(separator: " ").map(String.init)
+        let grammarWords = grammar.split(separator: " ").map(String.init)
         let onlyDigits = !grammarWords.isEmpty && grammarWords.allSatisfy(digitWords.contains)
-        let generalHeardDigits = general.text.split(separator: " ").contains { digitWords.contains(String($0)) }
-        let confidence = min(1, max(0, margin / (2 * Self.marginThreshold)))
-        if !grammar.text.isEmpty,
-            grammar.text == general.text || (margin >= Self.marginThreshold && (!onlyDigits || generalHeardDigits))
-        {
-            return Recognition(text: grammar.text, model: .grammar, confidence: max(confidence, 0.5), isConfident: true)
+        let generalHeardDigits = general.split(separator: " ").contains { digitWords.contains(String($0)) }
+        let confidence = min(1, max(0, margin / (2 * threshold)))
+        if !grammar.isEmpty, grammar == general || (margin >= threshold && (!onlyDigits || generalHeardDigits)) {
+            return Recognition(text: grammar, model: .grammar, confidence: max(confidence, 0.5), isConfident: true)
         }
-        if general.text.isEmpty {
-            return Recognition(text: grammar.text, model: .grammar, confidence: confidence, isConfident: false)
+        if general.isEmpty {
+            return Recognition(text: grammar, model: .grammar, confidence: confidence, isConfident: false)
         }
-        return Recognition(text: general.text, model: .general, confidence: confidence, isConfident: false)
+        return Recognition(text: general, model: .general, confidence: confidence, isConfident: false)
     }
 
     private func decode(_ samples: [Int16], search: String) throws -> (text: String, score: Int32, frames: Int32) {

@@ -218,9 +218,12 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
         var app: String?
         let collector = Task {
             var seen: [TVEvent] = []
+            // Until power, volume and the app have each been reported (the power state
+            // comes as `powerState` and `power`).
             for await event in session.events {
                 seen.append(event)
-                if seen.count >= 4 { break }
+                let kinds = Set(seen.map(ReportedKind.init))
+                if kinds.isSuperset(of: [.power, .volume, .app]) { break }
             }
             return seen
         }
@@ -319,5 +322,18 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
         #expect(throws: PhotonError.self) { try AndroidKeyCodes.resolve(.raw("KEYCODE_NOPE")) }
         #expect(AndroidKeyCodes.names.count == 305)
         #expect(AndroidKeyCodes.keyTable.count == RemoteKey.allCases.count)
+    }
+}
+
+/// The kind of a TV event, for waiting until each has been reported.
+private enum ReportedKind: Hashable {
+    case power, volume, app, other
+    init(_ event: TVEvent) {
+        switch event {
+        case .power: self = .power
+        case .volume: self = .volume
+        case .currentApp: self = .app
+        default: self = .other
+        }
     }
 }
