@@ -68,9 +68,9 @@ enum VoiceCalibration {
             let heard = SpeechRecognizer.decide(grammar: s.grammar, general: s.general, margin: s.margin, threshold: threshold)
             if s.inGrammar {
                 o.closed += 1
-                let right = heard.text == s.reference || s.grammar == s.reference
+                let right = sameRequest(heard.text, s.reference) || sameRequest(s.grammar, s.reference)
                 if heard.isConfident {
-                    if heard.text == s.reference { o.closedRight += 1 } else { o.closedSureWrong += 1 }
+                    if sameRequest(heard.text, s.reference) { o.closedRight += 1 } else { o.closedSureWrong += 1 }
                 } else {
                     o.closedAsked += 1
                     if right { o.closedAskedRight += 1 }
@@ -81,6 +81,20 @@ enum VoiceCalibration {
             }
         }
         return o
+    }
+
+    /// Whether two transcripts ask for the same thing ("open disney" and "open disney plus"
+    /// launch the same app): what the user would see done, which is what counts.
+    static func sameRequest(_ a: String, _ b: String) -> Bool {
+        func key(_ text: String) -> String {
+            switch VoiceRequest(heard: text) {
+            case .open(let app): return "open " + (AppCatalog.entry(named: app)?.name ?? app)
+            case .search(let words): return "search " + words
+            case .channel(let number): return "channel \(number)"
+            case .words(let words): return "words " + words
+            }
+        }
+        return key(a) == key(b)
     }
 
     static func run(sweep: Bool) throws -> [String] {
@@ -95,8 +109,10 @@ enum VoiceCalibration {
                         format: "%5.1f      %5.1f %%     %5.1f %%           %d / %d", threshold, o.falseSure * 100, o.askedWhenRight * 100,
                         o.closedSureWrong, o.freeSure))
             }
-            for s in samples where !s.inGrammar || s.grammar != s.reference {
-                lines.append(String(format: "%@ | %@ | g=%@ | l=%@ | %.1f", s.voice, s.reference, s.grammar, s.general, s.margin))
+            for s in samples {
+                lines.append(
+                    "\(s.voice) | \(s.reference) | \(s.inGrammar ? "in" : "out") | g=\(s.grammar) | l=\(s.general) | \(String(format: "%.1f", s.margin))"
+                )
             }
         }
         let o = outcome(samples, threshold: SpeechRecognizer.marginThreshold)
