@@ -153,7 +153,9 @@ public enum RemoteMessage: Sendable, Hashable {
                     guard f == 1 else { continue }
                     var app = ProtoReader(try v.bytes)
                     while let (af, av) = try app.next() {
-                        if af == 12 { package = try av.string } else if af == 10 { label = try av.string }
+                        // proto3: an empty string is the field's default, the same as absent
+                        // (a fuzz finding: an empty label did not survive re-encoding).
+                        if af == 12 { package = try av.string.nilIfEmpty } else if af == 10 { label = try av.string.nilIfEmpty }
                     }
                 }
                 result = .imeKeyInject(appPackage: package, label: label)
@@ -315,4 +317,9 @@ public struct RemoteFeatures: OptionSet, Sendable, Hashable {
     public static let appLink = RemoteFeatures(rawValue: 512)
     /// Everything Photon implements.
     public static let photon: RemoteFeatures = [.ping, .key, .ime, .voice, .power, .volume, .appLink]
+}
+
+extension String {
+    /// nil for "", as proto3 reads a string field left at its default.
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

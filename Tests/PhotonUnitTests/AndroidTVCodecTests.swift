@@ -226,3 +226,15 @@ func bytes(_ parts: Any...) -> [UInt8] {
         }
     }
 }
+
+/// Fuzz findings, kept (Fuzz/FailCases/FuzzAndroidTVMessages).
+@Suite struct AndroidTVFuzzFindingTests {
+    /// An empty label in an IME message decoded as "" and re-encoded as absent (proto3
+    /// leaves default values out): now "" reads as absent, so the message survives.
+    @Test func anEmptyIMELabelReadsAsAbsent() throws {
+        let message: [UInt8] = [8, 2, 16, 200, 1, 162, 1, 8, 10, 4, 8, 3, 82, 0, 24, 1]
+        let decoded = try RemoteMessage.decode(message)
+        #expect(decoded == .imeKeyInject(appPackage: nil, label: nil))
+        #expect(try RemoteMessage.decode(decoded.encoded()) == decoded)
+    }
+}
