@@ -6,8 +6,9 @@ import PhotonVoice
 /// own formant set and with the Klatt one) at two speaking rates, in and out of the grammar:
 /// how often a wrong answer would be sent as sure (the error that matters: a script sends
 /// it), and how often a right one is asked about. Run with `photon-bench --only
-/// voice-calibration`; `--sweep` prints both rates for every margin threshold, which is how
-/// `SpeechRecognizer.marginThreshold` was chosen.
+/// voice-calibration`; `--sweep` prints both rates for the pairs of thresholds (margin over
+/// the general model, deficit to the phone loop) that no other pair beats on both, which is
+/// how `SpeechRecognizer.marginThreshold` and `phoneLoopThreshold` were chosen.
 enum VoiceCalibration {
     /// espeak-ng's English voices (its MBROLA voices need MBROLA and are left out).
     static let voices = ["en-us", "en-gb", "en-gb-scotland", "en-gb-x-gbclan", "en-gb-x-rp", "en-gb-x-gbcwmd", "en-029", "en-us-nyc"]
@@ -23,6 +24,7 @@ enum VoiceCalibration {
         var grammar: String
         var general: String
         var margin: Double
+        var phoneLoopDeficit: Double
     }
 
     struct Outcome {
@@ -54,7 +56,7 @@ enum VoiceCalibration {
                         samples.append(
                             Sample(
                                 voice: "\(voice)\(variant) \(rate)", reference: sentence, inGrammar: inGrammar, grammar: heard.grammarText,
-                                general: heard.generalText, margin: heard.margin))
+                                general: heard.generalText, margin: heard.margin, phoneLoopDeficit: heard.phoneLoopDeficit))
                     }
                 }
             }
@@ -62,10 +64,12 @@ enum VoiceCalibration {
         return samples
     }
 
-    static func outcome(_ samples: [Sample], threshold: Double) -> Outcome {
+    static func outcome(_ samples: [Sample], margin: Double, phoneLoop: Double) -> Outcome {
         var o = Outcome()
         for s in samples {
-            let heard = SpeechRecognizer.decide(grammar: s.grammar, general: s.general, margin: s.margin, threshold: threshold)
+            let heard = SpeechRecognizer.decide(
+                grammar: s.grammar, general: s.general, margin: s.margin, phoneLoopDeficit: s.phoneLoopDeficit, marginThreshold: margin,
+                phoneLoopThreshold: phoneLoop)
             if s.inGrammar {
                 o.closed += 1
                 let right = sameRequest(heard.text, s.reference) || sameRequest(s.grammar, s.reference)
@@ -101,21 +105,32 @@ enum VoiceCalibration {
         let samples = try collect()
         var lines: [String] = []
         if sweep {
-            lines.append("threshold  false-sure  asked-when-right  (closed sure-wrong / free sure)")
-            for threshold in stride(from: 4.0, through: 30.0, by: 1.0) {
-                let o = outcome(samples, threshold: threshold)
+            // Every pair of thresholds; printed are those no other pair beats on both rates.
+            var results: [(margin: Double, loop: Double, outcome: Outcome)] = []
+            for margin in stride(from: 0.0, through: 20.0, by: 1.0) {
+                for loop in stride(from: -4.0, through: 6.0, by: 1.0) {
+                    results.append((margin, loop, outcome(samples, margin: margin, phoneLoop: loop)))
+                }
+                results.append((margin, .infinity, outcome(samples, margin: margin, phoneLoop: .infinity)))
+            }
+            results.sort { ($0.outcome.falseSure, $0.outcome.askedWhenRight) < ($1.outcome.falseSure, $1.outcome.askedWhenRight) }
+            lines.append("margin  phone loop  false-sure  asked-when-right  (closed sure-wrong / free sure)")
+            var bestAsked = Double.infinity
+            for result in results where result.outcome.askedWhenRight < bestAsked {
+                bestAsked = result.outcome.askedWhenRight
+                let o = result.outcome
                 lines.append(
                     String(
-                        format: "%5.1f      %5.1f %%     %5.1f %%           %d / %d", threshold, o.falseSure * 100, o.askedWhenRight * 100,
-                        o.closedSureWrong, o.freeSure))
+                        format: "%5.1f   %6.1f      %5.1f %%     %5.1f %%           %d / %d", result.margin, result.loop, o.falseSure * 100,
+                        o.askedWhenRight * 100, o.closedSureWrong, o.freeSure))
             }
             for s in samples {
                 lines.append(
-                    "\(s.voice) | \(s.reference) | \(s.inGrammar ? "in" : "out") | g=\(s.grammar) | l=\(s.general) | \(String(format: "%.1f", s.margin))"
+                    "\(s.voice) | \(s.reference) | \(s.inGrammar ? "in" : "out") | g=\(s.grammar) | l=\(s.general) | \(String(format: "%.1f", s.margin)) | \(String(format: "%.1f", s.phoneLoopDeficit))"
                 )
             }
         }
-        let o = outcome(samples, threshold: SpeechRecognizer.marginThreshold)
+        let o = outcome(samples, margin: SpeechRecognizer.marginThreshold, phoneLoop: SpeechRecognizer.phoneLoopThreshold)
         let voicesText =
             "\(voices.count) espeak-ng English voices × \(variants.count) formant sets × rates \(rates.map(String.init).joined(separator: "/"))"
         lines += [

@@ -78,10 +78,11 @@ public final class PulseAudioServer: @unchecked Sendable {
 public enum Speaker {
     /// `text` spoken by espeak-ng into a WAV file in `directory`: US English with the Klatt
     /// voice, whose spectrum PocketSphinx's acoustic model (trained on people) matches far
-    /// better than the default voice's (about 90 % against 40 % of phrases exactly right).
-    public static func say(_ text: String, in directory: URL, wordsPerMinute: Int = 140) async throws -> URL {
+    /// better than the default voice's (about 90 % against 40 % of phrases exactly right);
+    /// `voice` picks another of espeak-ng's voices.
+    public static func say(_ text: String, in directory: URL, voice: String = "en-us+klatt", wordsPerMinute: Int = 140) async throws -> URL {
         let file = directory.appendingPathComponent("speech-\(UUID().uuidString.prefix(8)).wav")
-        let p = try TestProcess("/usr/bin/espeak-ng", ["-v", "en-us+klatt", "-s", String(wordsPerMinute), "-w", file.path, text])
+        let p = try TestProcess("/usr/bin/espeak-ng", ["-v", voice, "-s", String(wordsPerMinute), "-w", file.path, text])
         p.closeStandardInput()
         let status = await p.waitForExit(timeout: .seconds(30))
         guard status == 0 else { throw TestFailure("espeak-ng failed (\(status)): \(p.standardError)") }
