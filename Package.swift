@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PhotonCatalog", targets: ["PhotonCatalog"]),
         .library(name: "PhotonCore", targets: ["PhotonCore"]),
         .library(name: "PhotonCrypto", targets: ["PhotonCrypto"]),
+        .library(name: "PhotonHAP", targets: ["PhotonHAP"]),
         .library(name: "PhotonNet", targets: ["PhotonNet"]),
         .library(name: "PhotonStore", targets: ["PhotonStore"]),
         .library(name: "PhotonKit", targets: ["PhotonKit"]),
@@ -72,6 +73,9 @@ let package = Package(
         // photon-emulator.
         .target(name: "PhotonArguments", dependencies: ["PhotonCore", "CPhotonVersion"], path: "Sources/PhotonArguments"),
         .target(name: "PhotonCrypto", dependencies: ["PhotonCore", "COpenSSL"], path: "Sources/PhotonCrypto"),
+        // HomeKit pairing (TLV8, pair-setup and pair-verify on both sides), shared by the Apple
+        // TV adapter, its emulator and the HomeKit door.
+        .target(name: "PhotonHAP", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Sources/PhotonHAP"),
         .target(
             name: "PhotonNet", dependencies: ["PhotonCore", "PhotonCrypto", "COpenSSL", "CPhotonSystem"],
             path: "Sources/PhotonNet"),
@@ -161,10 +165,10 @@ let package = Package(
             path: "Plugins/RokuEmulator"),
         .target(name: "LGWebOS", dependencies: ["PhotonCore"], path: "Plugins/LGWebOS"),
         // Apple TV over the Companion protocol: OPACK, TLV8, HomeKit-style pairing, frames.
-        .target(name: "AppleTV", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Plugins/AppleTV"),
+        .target(name: "AppleTV", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonHAP"], path: "Plugins/AppleTV"),
         .target(
             name: "AppleTVEmulator",
-            dependencies: ["AppleTV", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
+            dependencies: ["AppleTV", "PhotonCore", "PhotonCrypto", "PhotonHAP", "PhotonNet", "PhotonEmulatorSupport", "PhotonArguments"],
             path: "Plugins/AppleTVEmulator"),
         // Fire TV and other Android devices over classic ADB (its key codes are Android's).
         .target(name: "FireTV", dependencies: ["PhotonCore", "PhotonCrypto", "AndroidKeys"], path: "Plugins/FireTV"),
@@ -230,7 +234,7 @@ let package = Package(
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonKit", "PhotonService", "PhotonCLI", "PhotonTesting", "PhotonTestSupport",
                 "AndroidTV", "SamsungTV", "Roku", "LGWebOS", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator", "Sony", "Vizio",
-                "Philips", "PhotonFollow", "PhotonVoice",
+                "Philips", "PhotonFollow", "PhotonVoice", "PhotonHAP",
             ]),
         .testTarget(name: "PhotonCryptoTests", dependencies: ["PhotonCrypto", "PhotonTestSupport"]),
         .testTarget(
@@ -268,6 +272,8 @@ let package = Package(
         .testTarget(
             name: "RokuTests",
             dependencies: ["Roku", "RokuEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
+        // HomeKit pairing against aiohomekit as the controller (a Python peer: real-peer phase).
+        .testTarget(name: "PhotonHAPTests", dependencies: ["PhotonHAP", "PhotonCrypto", "PhotonCore", "PhotonTestSupport"]),
         .testTarget(
             name: "AppleTVTests",
             dependencies: ["AppleTV", "AppleTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),

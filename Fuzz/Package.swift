@@ -21,6 +21,7 @@ let lg: Target.Dependency = .product(name: "LGWebOS", package: "Photon")
 let fireTV: Target.Dependency = .product(name: "FireTV", package: "Photon")
 let fireTVEmulator: Target.Dependency = .product(name: "FireTVEmulator", package: "Photon")
 let appleTV: Target.Dependency = .product(name: "AppleTV", package: "Photon")
+let hap: Target.Dependency = .product(name: "PhotonHAP", package: "Photon")
 
 let package = Package(
     name: "PhotonFuzz",
@@ -49,7 +50,7 @@ let package = Package(
         .executableTarget(name: "FuzzLGMessages", dependencies: [core, lg]),
         .executableTarget(name: "FuzzMQTTCommand", dependencies: [core, service]),
         .executableTarget(name: "FuzzADBMessages", dependencies: [core, fireTV, fireTVEmulator]),
-        .executableTarget(name: "FuzzCompanionMessages", dependencies: [core, appleTV]),
+        .executableTarget(name: "FuzzCompanionMessages", dependencies: [core, appleTV, hap]),
         .executableTarget(name: "FuzzBinaryPlist", dependencies: [core, appleTV]),
         .executableTarget(name: "FuzzDNSSD", dependencies: [core]),
     ]

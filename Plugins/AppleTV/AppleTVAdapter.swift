@@ -1,6 +1,7 @@
 import Foundation
 import PhotonCore
 import PhotonCrypto
+import PhotonHAP
 
 /// Apple TV (tvOS 15 and later) over the Companion protocol: no TLS and no certificate,
 /// but HomeKit-style pairing with the PIN the TV shows (SRP-6a, Ed25519), and on every

@@ -1,4 +1,5 @@
 import PhotonCore
+import PhotonHAP
 
 /// Pair-setup and pair-verify carried over a Companion connection: each TLV8 message in an
 /// OPACK `{"_pd": …}` inside a pairing frame, as the Apple TV expects them.

@@ -1,6 +1,7 @@
 import Foundation
 import PhotonCore
 import PhotonCrypto
+import PhotonHAP
 
 /// What pairing with an Apple TV leaves: our long-term Ed25519 key and identifier, and the
 /// Apple TV's identifier and long-term public key — the key every later connection must
@@ -19,18 +20,9 @@ public struct HAPCredentials: Sendable, Equatable {
     }
 }
 
-/// The labels HomeKit-style pairing derives its keys with.
+/// How a controller reads the Apple TV's pairing messages: its refusals as errors a user
+/// can act on, and the items each message must carry.
 enum HAPLabels {
-    static let setupEncrypt = ("Pair-Setup-Encrypt-Salt", "Pair-Setup-Encrypt-Info")
-    static let controllerSign = ("Pair-Setup-Controller-Sign-Salt", "Pair-Setup-Controller-Sign-Info")
-    static let accessorySign = ("Pair-Setup-Accessory-Sign-Salt", "Pair-Setup-Accessory-Sign-Info")
-    static let verifyEncrypt = ("Pair-Verify-Encrypt-Salt", "Pair-Verify-Encrypt-Info")
-    static let username = "Pair-Setup"
-
-    static func derive(_ secret: [UInt8], _ labels: (String, String)) throws -> [UInt8] {
-        try HKDF.sha512(secret: secret, salt: labels.0, info: labels.1)
-    }
-
     /// The error a peer's error item means.
     static func refusal(_ tlv: TLV8, during what: String) -> PhotonError? {
         guard let code = tlv.byte(.error) else { return nil }
@@ -84,7 +76,7 @@ public struct PairSetupClient: Sendable {
         try HAPLabels.expect(m2, state: 2, during: "pairing")
         let salt = try HAPLabels.require(m2, .salt, during: "M2")
         let serverPublic = try HAPLabels.require(m2, .publicKey, during: "M2")
-        let client = try SRPClient(username: HAPLabels.username, password: pin)
+        let client = try SRPClient(username: PairingKeys.username, password: pin)
         let (proof, key) = try client.respond(salt: salt, serverPublic: serverPublic)
         srp = client
         clientProof = proof
@@ -99,13 +91,13 @@ public struct PairSetupClient: Sendable {
             throw PhotonError(
                 .authenticationRefused, "the Apple TV's proof does not match: it does not know the PIN (not the TV it claims to be?)")
         }
-        let signInput = try HAPLabels.derive(sessionKey, HAPLabels.controllerSign) + clientID + signingKey.publicKey
+        let signInput = try PairingKeys.derive(sessionKey, PairingKeys.controllerSign) + clientID + signingKey.publicKey
         var items: [(TLV8.Tag, [UInt8])] = [
             (.identifier, clientID), (.publicKey, signingKey.publicKey), (.signature, try signingKey.signature(for: signInput)),
         ]
         if let name { items.append((.name, OPACK.object([("name", .string(name))]).encoded)) }
         let encrypted = try ChaChaPoly.seal(
-            TLV8(items).encoded, key: try HAPLabels.derive(sessionKey, HAPLabels.setupEncrypt), nonce: ChaChaPoly.nonce(label: "PS-Msg05"))
+            TLV8(items).encoded, key: try PairingKeys.derive(sessionKey, PairingKeys.setupEncrypt), nonce: ChaChaPoly.nonce(label: "PS-Msg05"))
         return TLV8([(.state, [5]), (.encryptedData, encrypted)])
     }
 
@@ -115,13 +107,13 @@ public struct PairSetupClient: Sendable {
         let plain: [UInt8]
         do {
             plain = try ChaChaPoly.open(
-                encrypted, key: try HAPLabels.derive(sessionKey, HAPLabels.setupEncrypt), nonce: ChaChaPoly.nonce(label: "PS-Msg06"))
+                encrypted, key: try PairingKeys.derive(sessionKey, PairingKeys.setupEncrypt), nonce: ChaChaPoly.nonce(label: "PS-Msg06"))
         } catch { throw PhotonError(.authenticationRefused, "the Apple TV's M6 does not decrypt") }
         let inner = try TLV8.decode(plain)
         let tvID = try HAPLabels.require(inner, .identifier, during: "M6")
         let tvKey = try HAPLabels.require(inner, .publicKey, count: 32, during: "M6")
         let signature = try HAPLabels.require(inner, .signature, count: 64, during: "M6")
-        let signed = try HAPLabels.derive(sessionKey, HAPLabels.accessorySign) + tvID + tvKey
+        let signed = try PairingKeys.derive(sessionKey, PairingKeys.accessorySign) + tvID + tvKey
         guard Ed25519.isValid(signature: signature, for: signed, publicKey: tvKey) else {
             throw PhotonError(.authenticationRefused, "the Apple TV's signature in M6 does not verify", hint: "nothing was stored; pair again")
         }
@@ -149,7 +141,7 @@ public struct PairVerifyClient: Sendable {
         let tvEphemeral = try HAPLabels.require(m2, .publicKey, count: 32, during: "M2")
         let encrypted = try HAPLabels.require(m2, .encryptedData, during: "M2")
         shared = try ephemeral.sharedSecret(with: tvEphemeral)
-        let key = try HAPLabels.derive(shared, HAPLabels.verifyEncrypt)
+        let key = try PairingKeys.derive(shared, PairingKeys.verifyEncrypt)
         let inner: TLV8
         do {
             inner = try TLV8.decode(try ChaChaPoly.open(encrypted, key: key, nonce: ChaChaPoly.nonce(label: "PV-Msg02")))

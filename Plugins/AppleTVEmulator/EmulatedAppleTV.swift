@@ -3,6 +3,7 @@ import Foundation
 import PhotonCore
 import PhotonCrypto
 import PhotonEmulatorSupport
+import PhotonHAP
 import PhotonNet
 
 /// An emulated Apple TV speaking Companion for real over TCP: pair-setup with a PIN it
@@ -243,8 +244,8 @@ public final class EmulatedAppleTV: Sendable {
             emit(EmulatorEvent("pairing_code", [("code", .string(pin))]))
             let misbehaviour: PairSetupAccessory.Misbehaviour? =
                 configuration.misbehaviour == .wrongProof ? .wrongProof : configuration.misbehaviour == .wrongSignature ? .wrongSignature : nil
-            let accessory = try PairSetupAccessory(pin: pin, tvID: tvID, signingKey: signingKey, misbehaviour: misbehaviour)
-            answer = try accessory.m2(answering: tlv)
+            let accessory = try PairSetupAccessory(code: pin, accessoryID: tvID, signingKey: signingKey, misbehaviour: misbehaviour)
+            answer = try accessory.m2(answering: tlv, appleFlags: true)
             session.setup = accessory
             kind = .pairSetupNext
         case (4, 3?):
@@ -265,16 +266,23 @@ public final class EmulatedAppleTV: Sendable {
         case (5, _):
             let known = state.withLock { $0.controllers }
             var accessory = try PairVerifyAccessory(
-                tvID: tvID, signingKey: signingKey, impostor: configuration.misbehaviour == .newKey, knows: { known[$0] })
+                accessoryID: tvID, signingKey: signingKey, impostor: configuration.misbehaviour == .newKey, knows: { known[$0] })
             answer = try accessory.m2(answering: tlv)
             session.verify = accessory
             kind = .pairVerifyNext
         case (6, 3?):
             guard let accessory = session.verify else { throw PhotonError(.protocolViolation, "verify M3 before M1") }
-            let (reply, keys) = try accessory.m4(answering: tlv)
+            let (reply, verified) = try accessory.m4(answering: tlv)
             answer = reply
             kind = .pairVerifyNext
-            if let keys { pendingKeys.withLock { $0[ObjectIdentifier(session)] = keys } }
+            if let shared = verified?.sharedSecret {
+                // Companion's keys, from the TV's side: it writes with the server's key.
+                let keys = (
+                    outgoing: try HKDF.sha512(secret: shared, salt: "", info: "ServerEncrypt-main"),
+                    incoming: try HKDF.sha512(secret: shared, salt: "", info: "ClientEncrypt-main")
+                )
+                pendingKeys.withLock { $0[ObjectIdentifier(session)] = keys }
+            }
         default: throw PhotonError(.protocolViolation, "an unexpected pairing frame")
         }
         return CompanionFrame(kind, OPACK.object([("_pd", .data(answer.encoded))]).encoded)

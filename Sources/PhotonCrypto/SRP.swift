@@ -3,10 +3,22 @@ import PhotonCore
 
 /// SRP-6a (RFC 5054) with the 3072-bit group and SHA-512, as HomeKit-style pair-setup
 /// uses it (username `Pair-Setup`, the PIN as the password), written on OpenSSL's `BN_*`
-/// because OpenSSL's own SRP API is SHA-1 only. Integers are hashed as minimal big-endian
-/// bytes (no left padding) except where the protocol pads them (k, u), and the salt as the
-/// bytes sent, which is how srptools — and so pyatv — computes x, M1 and M2.
+/// because OpenSSL's own SRP API is SHA-1 only. Two peers of the same protocol hash the
+/// integers differently (`Convention`): where a value has a leading zero byte (about one
+/// pairing in 85 for A, B or S), only the same convention agrees on M1 and K.
 public enum SRP {
+    /// How integers are written into the hashes of M1, M2 and K.
+    public enum Convention: Sendable, Hashable {
+        /// srptools (and so pyatv, and Apple TV's Companion pairing as Photon speaks it):
+        /// A, B and S as minimal big-endian bytes, H(N) xor H(g) and H(I) read as integers
+        /// and written back minimally, the salt as the bytes sent.
+        case minimal
+        /// The HomeKit Accessory Protocol as iOS, aiohomekit and HAP-python speak it: A, B
+        /// and S padded to the group's 384 bytes, H(N) xor H(g) and H(I) as the 64 bytes of
+        /// the digests, the salt padded to 16 bytes.
+        case padded
+    }
+
     /// RFC 5054's 3072-bit prime.
     public static let prime3072: [UInt8] = try! Hex.decode(
         "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
@@ -28,23 +40,41 @@ public enum SRP {
     /// k = H(N | PAD(g)).
     static var multiplier: [UInt8] { hashAsInteger(BigNum.minimal(prime3072), BigNum.padded(generator, to: prime3072.count)) }
 
-    /// x = H(s | H(I ":" P)).
-    static func passwordHash(username: String, password: String, salt: [UInt8]) -> [UInt8] {
-        hashAsInteger(salt, hash(Array("\(username):\(password)".utf8)))
+    /// The salt as the hashes take it.
+    static func salt(_ salt: [UInt8], _ convention: Convention) -> [UInt8] {
+        convention == .padded ? BigNum.padded(salt, to: max(16, BigNum.minimal(salt).count)) : salt
     }
 
+    /// A group element (A, B, S) as the hashes take it.
+    static func element(_ value: [UInt8], _ convention: Convention) -> [UInt8] {
+        convention == .padded ? BigNum.padded(value, to: prime3072.count) : BigNum.minimal(value)
+    }
+
+    /// x = H(s | H(I ":" P)).
+    static func passwordHash(username: String, password: String, salt: [UInt8], convention: Convention = .minimal) -> [UInt8] {
+        hashAsInteger(Self.salt(salt, convention), hash(Array("\(username):\(password)".utf8)))
+    }
+
+    /// K = H(S).
+    static func sessionKey(secret: [UInt8], convention: Convention) -> [UInt8] { Digest.sha512(element(secret, convention)) }
+
     /// M1 = H(H(N) xor H(g) | H(I) | s | A | B | K).
-    static func clientProof(username: String, salt: [UInt8], clientPublic: [UInt8], serverPublic: [UInt8], key: [UInt8]) -> [UInt8] {
+    static func clientProof(
+        username: String, salt: [UInt8], clientPublic: [UInt8], serverPublic: [UInt8], key: [UInt8], convention: Convention = .minimal
+    ) -> [UInt8] {
         let hN = Digest.sha512(BigNum.minimal(prime3072))
         let hg = Digest.sha512(BigNum.minimal(generator))
-        let xored = BigNum.minimal(zip(hN, hg).map { $0 ^ $1 })
+        let xored = zip(hN, hg).map { $0 ^ $1 }
+        let user = Digest.sha512(Array(username.utf8))
+        let minimal = convention == .minimal
         return hash(
-            xored, hashAsInteger(Array(username.utf8)), salt, BigNum.minimal(clientPublic), BigNum.minimal(serverPublic), key)
+            minimal ? BigNum.minimal(xored) : xored, minimal ? BigNum.minimal(user) : user, Self.salt(salt, convention),
+            element(clientPublic, convention), element(serverPublic, convention), key)
     }
 
     /// M2 = H(A | M1 | K).
-    static func serverProof(clientPublic: [UInt8], clientProof: [UInt8], key: [UInt8]) -> [UInt8] {
-        hash(BigNum.minimal(clientPublic), clientProof, key)
+    static func serverProof(clientPublic: [UInt8], clientProof: [UInt8], key: [UInt8], convention: Convention = .minimal) -> [UInt8] {
+        hash(element(clientPublic, convention), clientProof, key)
     }
 
     /// u = H(PAD(A) | PAD(B)).
@@ -57,17 +87,19 @@ public enum SRP {
 /// and the check of the server's M2.
 public struct SRPClient: Sendable {
     public let username: String
+    public let convention: SRP.Convention
     let password: String
     let privateValue: [UInt8]
     /// A = g^a mod N.
     public let publicValue: [UInt8]
 
-    public init(username: String, password: String, privateValue: [UInt8]? = nil) throws {
+    public init(username: String, password: String, privateValue: [UInt8]? = nil, convention: SRP.Convention = .minimal) throws {
         self.username = username
         self.password = password
+        self.convention = convention
         let a = try privateValue ?? SecureRandom.bytes(32)
         self.privateValue = a
-        publicValue = try BigNum.modExp(SRP.generator, a, SRP.prime3072)
+        publicValue = SRP.element(try BigNum.modExp(SRP.generator, a, SRP.prime3072), convention)
     }
 
     /// The proof M1 and the session key K for the server's `salt` and public value `B`.
@@ -78,20 +110,22 @@ public struct SRPClient: Sendable {
         }
         let u = SRP.scrambler(clientPublic: publicValue, serverPublic: serverPublic)
         guard u.contains(where: { $0 != 0 }) else { throw PhotonError(.authenticationRefused, "the SRP scrambler is zero") }
-        let x = SRP.passwordHash(username: username, password: password, salt: salt)
+        let x = SRP.passwordHash(username: username, password: password, salt: salt, convention: convention)
         let v = try BigNum.modExp(SRP.generator, x, SRP.prime3072)
         let kv = try BigNum.modMul(SRP.multiplier, v, SRP.prime3072)
         let base = try BigNum.modSub(serverPublic, kv, SRP.prime3072)
         let exponent = try BigNum.add(privateValue, try BigNum.mul(u, x))
         let secret = try BigNum.modExp(base, exponent, SRP.prime3072)
-        let key = Digest.sha512(BigNum.minimal(secret))
-        let proof = SRP.clientProof(username: username, salt: salt, clientPublic: publicValue, serverPublic: serverPublic, key: key)
+        let key = SRP.sessionKey(secret: secret, convention: convention)
+        let proof = SRP.clientProof(
+            username: username, salt: salt, clientPublic: publicValue, serverPublic: serverPublic, key: key, convention: convention)
         return (proof, key)
     }
 
     /// Whether the server's M2 proves it knew the password.
     public func isValid(serverProof: [UInt8], clientProof: [UInt8], key: [UInt8]) -> Bool {
-        ConstantTime.equal(serverProof, SRP.serverProof(clientPublic: publicValue, clientProof: clientProof, key: key))
+        ConstantTime.equal(
+            serverProof, SRP.serverProof(clientPublic: publicValue, clientProof: clientProof, key: key, convention: convention))
     }
 }
 
@@ -99,22 +133,27 @@ public struct SRPClient: Sendable {
 /// client's M1, giving K and M2.
 public struct SRPServer: Sendable {
     public let username: String
+    public let convention: SRP.Convention
     public let salt: [UInt8]
     let verifier: [UInt8]
     let privateValue: [UInt8]
     /// B = (k·v + g^b) mod N.
     public let publicValue: [UInt8]
 
-    public init(username: String, password: String, salt: [UInt8]? = nil, privateValue: [UInt8]? = nil) throws {
+    /// B is sent as `convention` writes it: padded to 384 bytes, or minimal.
+    public init(
+        username: String, password: String, salt: [UInt8]? = nil, privateValue: [UInt8]? = nil, convention: SRP.Convention = .minimal
+    ) throws {
         self.username = username
+        self.convention = convention
         let salt = try salt ?? SecureRandom.bytes(16)
         self.salt = salt
-        let x = SRP.passwordHash(username: username, password: password, salt: salt)
+        let x = SRP.passwordHash(username: username, password: password, salt: salt, convention: convention)
         verifier = try BigNum.modExp(SRP.generator, x, SRP.prime3072)
         let b = try privateValue ?? SecureRandom.bytes(32)
         self.privateValue = b
         let kv = try BigNum.modMul(SRP.multiplier, verifier, SRP.prime3072)
-        publicValue = try BigNum.modAdd(kv, try BigNum.modExp(SRP.generator, b, SRP.prime3072), SRP.prime3072)
+        publicValue = SRP.element(try BigNum.modAdd(kv, try BigNum.modExp(SRP.generator, b, SRP.prime3072), SRP.prime3072), convention)
     }
 
     /// Checks the client's A and M1: the session key K and the server's proof M2, or
@@ -126,12 +165,13 @@ public struct SRPServer: Sendable {
         let u = SRP.scrambler(clientPublic: clientPublic, serverPublic: publicValue)
         let base = try BigNum.modMul(clientPublic, try BigNum.modExp(verifier, u, SRP.prime3072), SRP.prime3072)
         let secret = try BigNum.modExp(base, privateValue, SRP.prime3072)
-        let key = Digest.sha512(BigNum.minimal(secret))
-        let expected = SRP.clientProof(username: username, salt: salt, clientPublic: clientPublic, serverPublic: publicValue, key: key)
+        let key = SRP.sessionKey(secret: secret, convention: convention)
+        let expected = SRP.clientProof(
+            username: username, salt: salt, clientPublic: clientPublic, serverPublic: publicValue, key: key, convention: convention)
         guard ConstantTime.equal(expected, clientProof) else {
             throw PhotonError(.authenticationRefused, "the SRP proof does not match (a wrong PIN)")
         }
-        return (key, SRP.serverProof(clientPublic: clientPublic, clientProof: clientProof, key: key))
+        return (key, SRP.serverProof(clientPublic: clientPublic, clientProof: clientProof, key: key, convention: convention))
     }
 }
 

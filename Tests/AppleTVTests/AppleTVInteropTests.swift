@@ -21,9 +21,17 @@ import Testing
     func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
     @Test func srpMatchesSrptoolsByteForByte() throws {
-        for (pin, salt) in [("1234", "00a1b2c3d4e5f60718293a4b5c6d7e8f"), ("0042", "ffeeddccbbaa99887766554433221100")] {
-            let a = try Hex.decode("0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0")
-            let b = try Hex.decode("1122334455667788990011223344556677889900112233445566778899001122")
+        let plainA = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0"
+        let plainB = "1122334455667788990011223344556677889900112233445566778899001122"
+        // The last two give A and B a leading zero byte, where srptools hashes them minimally.
+        let zeroA = "8000000000000000000000000000000000000000000000000000000000000044"
+        let zeroB = "8000000000000000000000000000000000000000000000000000000000000084"
+        for (pin, salt, aHex, bHex) in [
+            ("1234", "00a1b2c3d4e5f60718293a4b5c6d7e8f", plainA, plainB), ("0042", "ffeeddccbbaa99887766554433221100", plainA, plainB),
+            ("1234", "00a1b2c3d4e5f60718293a4b5c6d7e8f", zeroA, plainB), ("518-08-582", "00a1b2c3d4e5f60718293a4b5c6d7e8f", plainA, zeroB),
+        ] {
+            let a = try Hex.decode(aHex)
+            let b = try Hex.decode(bHex)
             let expected = try #require(try json(try peer(["srp", pin, salt, Hex.encode(a), Hex.encode(b)])) as? [String: String])
             let client = try SRPClient(username: "Pair-Setup", password: pin, privateValue: a)
             let server = try SRPServer(username: "Pair-Setup", password: pin, salt: try Hex.decode(salt), privateValue: b)

@@ -1,6 +1,7 @@
 import AppleTVEmulator
 import PhotonCore
 import PhotonCrypto
+import PhotonHAP
 import Testing
 
 @testable import AppleTV
@@ -15,10 +16,10 @@ import Testing
     func pair(pin: String, shown: String = "1234", misbehaviour: PairSetupAccessory.Misbehaviour? = nil) throws -> (
         HAPCredentials, PairSetupAccessory
     ) {
-        var accessory = try PairSetupAccessory(pin: shown, tvID: tvID, signingKey: tvKey, misbehaviour: misbehaviour)
+        var accessory = try PairSetupAccessory(code: shown, accessoryID: tvID, signingKey: tvKey, misbehaviour: misbehaviour)
         var client = try PairSetupClient()
         func wire(_ tlv: TLV8) throws -> TLV8 { try TLV8.decode(tlv.encoded) }
-        let m2 = try wire(try accessory.m2(answering: try wire(client.m1())))
+        let m2 = try wire(try accessory.m2(answering: try wire(client.m1()), appleFlags: true))
         #expect(m2.byte(.appleFlags) == 1)
         let m4 = try wire(accessory.m4(answering: try wire(try client.m3(answering: m2, pin: pin))))
         let m6 = try wire(try accessory.m6(answering: try wire(try client.m5(answering: m4, name: "Photon"))))
@@ -53,11 +54,18 @@ import Testing
         throws -> ((outgoing: [UInt8], incoming: [UInt8]), (outgoing: [UInt8], incoming: [UInt8])?)
     {
         var accessory = try PairVerifyAccessory(
-            tvID: tvID ?? self.tvID, signingKey: accessoryKey ?? tvKey, impostor: impostor, knows: { id in id == credentials.clientID ? known : nil })
+            accessoryID: tvID ?? self.tvID, signingKey: accessoryKey ?? tvKey, impostor: impostor,
+            knows: { id in id == credentials.clientID ? known : nil })
         var client = try PairVerifyClient(credentials: credentials)
         let m2 = try TLV8.decode(try accessory.m2(answering: try TLV8.decode(client.m1().encoded)).encoded)
         let m3 = try client.m3(answering: m2)
-        let (m4, tvKeys) = try accessory.m4(answering: try TLV8.decode(m3.encoded))
+        let (m4, verified) = try accessory.m4(answering: try TLV8.decode(m3.encoded))
+        let tvKeys = try verified.map {
+            (
+                outgoing: try HKDF.sha512(secret: $0.sharedSecret, salt: "", info: "ServerEncrypt-main"),
+                incoming: try HKDF.sha512(secret: $0.sharedSecret, salt: "", info: "ClientEncrypt-main")
+            )
+        }
         return (try client.sessionKeys(from: m4), tvKeys)
     }
 

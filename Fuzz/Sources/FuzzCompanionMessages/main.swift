@@ -1,5 +1,6 @@
 import AppleTV
 import PhotonCore
+import PhotonHAP
 
 // Apple TV Companion input: frames (whole and split), OPACK values, TLV8 pairing items.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,8 +1,9 @@
 import PhotonCore
 
-/// TLV8, the type-length-value format of HomeKit-style pairing: one byte of type, one of
-/// length, then the value; values over 255 bytes are split into items of the same type in
-/// a row, which a reader joins again.
+/// TLV8, the type-length-value format of HomeKit pairing (HAP, and Apple TV's Companion
+/// pairing, which borrows it): one byte of type, one of length, then the value; values
+/// over 255 bytes are split into items of the same type in a row, which a reader joins
+/// again. Shared by the Apple TV adapter, its emulator and the HomeKit accessory side.
 public struct TLV8: Sendable, Equatable {
     /// The pairing items Photon uses.
     public enum Tag: UInt8, Sendable {
@@ -16,10 +17,14 @@ public struct TLV8: Sendable, Equatable {
         case error = 0x07
         case backOff = 0x08
         case signature = 0x0A
+        /// A pairing's permissions in `/pairings` (0 user, 1 admin).
+        case permissions = 0x0B
         case name = 0x11
         case flags = 0x13
         /// Sent by an Apple TV in its M2 (value 1).
         case appleFlags = 0x1B
+        /// Between the pairings of a `/pairings` list answer.
+        case separator = 0xFF
     }
 
     /// HAP error codes.
