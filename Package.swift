@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "PhotonCrypto", dependencies: ["PhotonCore", "COpenSSL"], path: "Sources/PhotonCrypto"),
         // HomeKit pairing (TLV8, pair-setup and pair-verify on both sides), shared by the Apple
         // TV adapter, its emulator and the HomeKit door.
-        .target(name: "PhotonHAP", dependencies: ["PhotonCore", "PhotonCrypto"], path: "Sources/PhotonHAP"),
+        .target(name: "PhotonHAP", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonJSON"], path: "Sources/PhotonHAP"),
         .target(
             name: "PhotonNet", dependencies: ["PhotonCore", "PhotonCrypto", "COpenSSL", "CPhotonSystem"],
             path: "Sources/PhotonNet"),
@@ -273,7 +273,7 @@ let package = Package(
             name: "RokuTests",
             dependencies: ["Roku", "RokuEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),
         // HomeKit pairing against aiohomekit as the controller (a Python peer: real-peer phase).
-        .testTarget(name: "PhotonHAPTests", dependencies: ["PhotonHAP", "PhotonCrypto", "PhotonCore", "PhotonTestSupport"]),
+        .testTarget(name: "PhotonHAPTests", dependencies: ["PhotonHAP", "PhotonCrypto", "PhotonCore", "PhotonNet", "PhotonTestSupport"]),
         .testTarget(
             name: "AppleTVTests",
             dependencies: ["AppleTV", "AppleTVEmulator", "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonEmulatorSupport", "PhotonTestSupport"]),

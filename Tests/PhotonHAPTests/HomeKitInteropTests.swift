@@ -147,4 +147,43 @@ import Testing
         #expect(outcome.error?.hasPrefix("AuthenticationError") == true, "\(outcome.error ?? "no error")")
         #expect(outcome.controller == nil)
     }
+
+    @Test func framesAndMessagesMatchAiohomekitsSessionBothWays() throws {
+        let secret = try SecureRandom.bytes(32)
+        var accessory = try HAPSessionCipher(accessoryWithSharedSecret: secret)
+        var controller = try HAPSessionCipher(controllerWithSharedSecret: secret)
+        let readKey = try PairingKeys.derive(secret, PairingKeys.accessoryToController)
+        let writeKey = try PairingKeys.derive(secret, PairingKeys.controllerToAccessory)
+        // Two requests, the second spanning two frames.
+        let body = "{\"characteristics\":[{\"aid\":1,\"iid\":10,\"value\":\"\(String(repeating: "x", count: 1500))\"}]}"
+        let requests = [
+            "GET /accessories HTTP/1.1\r\nHost: tv.local\r\n\r\n",
+            "PUT /characteristics HTTP/1.1\r\nHost: tv.local\r\nContent-Type: application/hap+json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)",
+        ].map { Array($0.utf8) }
+        // The answers and an event between them, the first answer spanning three frames.
+        let accessories = Array("{\"accessories\":[{\"aid\":1,\"services\":[]}],\"pad\":\"\(String(repeating: "y", count: 2500))\"}".utf8)
+        let event = Array("{\"characteristics\":[{\"aid\":1,\"iid\":9,\"value\":1}]}".utf8)
+        var frames = try accessory.seal(HAPResponse.json(200, accessories).encoded)
+        frames += try accessory.seal(HAPResponse.event(event).encoded)
+        frames += try accessory.seal(HAPResponse(status: 204).encoded)
+        let arguments = ["session", Hex.encode(readKey), Hex.encode(writeKey)] + requests.map { Hex.encode($0) } + ["--", Hex.encode(frames)]
+        let (status, output) = try TestEnvironment.run(try TestEnvironment.python, [TestEnvironment.peerScript("homekit_peer.py")] + arguments)
+        guard status == 0 else { throw TestFailure("homekit_peer.py session failed: \(output)") }
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        // aiohomekit seals byte for byte as Photon's controller side does, and the accessory
+        // reads its requests back.
+        let sent = try #require(result["sent"] as? [String])
+        #expect(sent == (try requests.map { Hex.encode(try controller.seal($0)) }))
+        var reader = HAPRequestReader()
+        reader.append(try accessory.open(try Hex.decode(sent.joined())))
+        #expect(try reader.next()?.path == "/accessories")
+        #expect(try reader.next()?.body == Array(body.utf8))
+        // aiohomekit reads the answers in order and the event apart.
+        let responses = try #require(result["responses"] as? [[String: Any]])
+        #expect(responses.map { $0["code"] as? Int } == [200, 204])
+        #expect(responses.first?["body"] as? String == Hex.encode(accessories))
+        let events = try #require(result["events"] as? [[String: Any]])
+        #expect(events.count == 1)
+        #expect(events.first?["body"] as? String == Hex.encode(event))
+    }
 }

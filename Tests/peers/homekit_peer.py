@@ -12,11 +12,19 @@ accessory side byte by byte and message by message.
                                            hex, "read": hex, "accessory": id}` (the Control
                                            keys) or `error NAME: text` and exits 1. `a` fixes
                                            the SRP private value (hex).
+    homekit_peer.py session A2C C2A REQUEST... -- FRAMES
+                                           aiohomekit's encrypted session (SecureHomeKitProtocol)
+                                           with the keys (hex): seals each request (hex of the
+                                           HTTP message), then reads FRAMES (hex, the accessory's
+                                           bytes) as its answers and events: prints {"sent": [hex
+                                           per request], "responses": [{"code", "body"}],
+                                           "events": [{"code", "body"}]}
     homekit_peer.py search CODE SALT b     the first private values that give A, B or S a
                                            leading zero byte (S with this b), for tests of the
                                            padding: {"A": a, "B": b, "S": a} (hex)
 """
 
+import asyncio
 import json
 import sys
 
@@ -114,10 +122,62 @@ def controller(code, pairing_id, a_hex=None):
     }), flush=True)
 
 
+async def session(a2c_hex, c2a_hex, *rest):
+    from aiohomekit.controller.ip.connection import SecureHomeKitProtocol
+
+    split = rest.index("--")
+    requests, incoming = rest[:split], rest[split + 1:]
+    events = []
+
+    class Connection:
+        def event_received(self, event):
+            events.append(event)
+
+        def _connection_lost(self, exception):
+            pass
+
+    class Transport:
+        def __init__(self):
+            self.writes = []
+
+        def writelines(self, parts):
+            self.writes.append(b"".join(parts))
+
+        def is_closing(self):
+            return False
+
+        def write_eof(self):
+            pass
+
+        def close(self):
+            pass
+
+    protocol = SecureHomeKitProtocol(Connection(), bytes.fromhex(a2c_hex), bytes.fromhex(c2a_hex))
+    transport = Transport()
+    protocol.connection_made(transport)
+    pending = []
+    for request in requests:
+        pending.append(asyncio.ensure_future(protocol.send_bytes(bytes.fromhex(request))))
+        await asyncio.sleep(0)
+    for frames in incoming:
+        protocol.data_received(bytes.fromhex(frames))
+    await asyncio.sleep(0)
+    responses = [{"code": task.result().code, "body": bytes(task.result().body).hex()} for task in pending if task.done()]
+    for task in pending:
+        task.cancel()
+    print(json.dumps({
+        "sent": [write.hex() for write in transport.writes],
+        "responses": responses,
+        "events": [{"code": event.code, "body": bytes(event.body).hex()} for event in events],
+    }))
+
+
 def main():
     command, arguments = sys.argv[1], sys.argv[2:]
     if command == "srp":
         srp(*arguments)
+    elif command == "session":
+        asyncio.run(session(*arguments))
     elif command == "search":
         search(*arguments)
     elif command == "controller":
