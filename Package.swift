@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "PhotonDiscovery", dependencies: ["PhotonCore", "PhotonNet", "CAvahi"], path: "Sources/PhotonDiscovery"),
         .target(
-            name: "PhotonStore", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonWire"],
+            name: "PhotonStore", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonWire", "PhotonHAP"],
             path: "Sources/PhotonStore"),
         // The library façade every caller uses: discover, probe, pair, connect, send (through
         // a CommandRouter), status, wake.
@@ -91,13 +91,16 @@ let package = Package(
             path: "Sources/PhotonKit"),
         .target(
             name: "PhotonService",
-            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonWire", "PhotonMQTT", "PhotonVoice"],
+            dependencies: [
+                "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonWire", "PhotonMQTT", "PhotonVoice", "PhotonHAP",
+                "PhotonDiscovery",
+            ],
             path: "Sources/PhotonService"),
         .target(
             name: "PhotonCLI",
             dependencies: [
                 "PhotonCore", "PhotonArguments", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonService", "PhotonPlugins",
-                "PhotonWire", "PhotonMQTT", "PhotonDiscovery", "CQREncode", "PhotonVoice", "PhotonFollow",
+                "PhotonWire", "PhotonMQTT", "PhotonDiscovery", "CQREncode", "PhotonVoice", "PhotonFollow", "PhotonHAP",
             ],
             path: "Sources/PhotonCLI"),
         // `photon`: a small front end (standard library only, so it starts in about a

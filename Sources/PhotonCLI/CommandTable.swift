@@ -13,7 +13,7 @@ enum CommandTable {
             + DeviceCommands.specs + IdentityCommands.specs + [
                 KeysCommand.spec, ServeCommand.spec, DemoCommand.spec, KeyboardRemoteCommand.spec, DoctorCommand.spec(registry),
                 CompletionScripts.spec(registry), MQTTLoginCommand.spec,
-            ] + WebCommands.specs + HelpCommands.specs(registry) + pending
+            ] + WebCommands.specs + HomeKitCommands.specs + HelpCommands.specs(registry) + pending
     }
 
     /// Commands of the contract (design/cli.md) that this build does not have yet. Each

@@ -37,6 +37,8 @@ enum ServeCommand {
                 help: "serve the HTTP API and the web remote (default address 127.0.0.1; any other address serves HTTPS only)"),
             OptionSpec("tls-cert", value: "FILE", help: "with --http: the HTTPS certificate (PEM) instead of photon's own self-signed one"),
             OptionSpec("tls-key", value: "FILE", help: "with --http: the key of --tls-cert (PEM)"),
+            OptionSpec("homekit", help: "publish every paired TV as a HomeKit accessory (pair with `photon homekit show TV`)"),
+            OptionSpec("homekit-address", value: "ADDR", help: "with --homekit: the address the accessories listen on (default every interface)"),
             OptionSpec(
                 "follow", value: "TV", help: "the TV follows this computer's sleep, wake and idle, as `photon follow TV` (through this daemon)"),
             OptionSpec("follow-input", value: "NAME", help: "with --follow: this computer's input, as `photon follow --input`"),
@@ -51,7 +53,7 @@ enum ServeCommand {
         examples: [
             "photon serve", "photon serve --preconnect -v", "photon --home /tmp/photon-test serve --json",
             "photon serve --mqtt mqtt://127.0.0.1:1883 --mqtt-site living-room", "photon serve --http 8080",
-            "photon serve --http 0.0.0.0:8443",
+            "photon serve --http 0.0.0.0:8443", "photon serve --homekit",
         ], run: run)
 
     /// This machine: `localhost`, 127.0.0.0/8, ::1.
@@ -91,11 +93,25 @@ enum ServeCommand {
         let server = ServiceServer(photon: photon, limits: limits, log: log)
         let mqtt = try await mqttSettings(parsed, context)
         let httpSettings = try await WebServing.settings(parsed, context)
+        if parsed.value("homekit-address") != nil, !parsed.flag("homekit") { throw PhotonError(.usage, "--homekit-address needs --homekit") }
         try server.start()
         var door: HTTPDoor?
         if let httpSettings {
             do {
                 door = try server.startHTTP(httpSettings)
+            } catch {
+                await server.stop()
+                throw error
+            }
+        }
+        var homeKit: HomeKitDoor?
+        if parsed.flag("homekit") {
+            var settings = HomeKitDoorSettings()
+            if let address = parsed.value("homekit-address") { settings.address = address }
+            settings.wake = WakeRequest(
+                destinations: limits.wakeDestinations, ports: limits.wakePorts, patience: parsed.seconds("wake-wait") ?? .seconds(45))
+            do {
+                homeKit = try await server.startHomeKit(settings)
             } catch {
                 await server.stop()
                 throw error
@@ -138,6 +154,11 @@ enum ServeCommand {
                 ready.append(("fingerprint", .string(fingerprint)))
                 readyText += "\nCertificate SHA-256: \(fingerprint)"
             }
+        }
+        if let homeKit {
+            let ports = homeKit.ports
+            ready.append(("homekit", .object(ports.sorted { $0.key < $1.key }.map { ($0.key, .int(Int($0.value))) })))
+            readyText += "\nHomeKit: \(ports.count) accessor\(ports.count == 1 ? "y" : "ies") (pair with `photon homekit show TV`)"
         }
         defer { if door != nil { WebDoorFile.remove(context.store.paths) } }
         context.emit(.object(ready), text: readyText)

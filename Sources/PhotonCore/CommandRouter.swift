@@ -35,6 +35,10 @@ public enum CommandSource: String, Sendable, Codable, CaseIterable {
     /// `photon follow`: the TV follows this computer's sleep, wake and idle. It may only
     /// switch power, the picture, art mode and the input — never keys, text or apps.
     case follow
+    /// A HomeKit controller (the iPhone's remote, Siri, a Home scene or hub) through
+    /// `photon serve --homekit`: power, inputs and app ids, navigation and media keys and
+    /// volume — never text, raw key codes, links or holds.
+    case homekit
 
     /// Whether a `hold-start` from this source is released by the router if its
     /// `hold-end` does not come in time.
@@ -143,6 +147,8 @@ public enum RouterRejection: Error, Sendable, Equatable {
     case brokerForbidden(String, allowance: String?)
     /// `photon follow` sent something other than power, the picture, art mode or the input.
     case followForbidden
+    /// A HomeKit controller sent what it may not (text, a raw code, a link, a hold).
+    case homekitForbidden
 
     public var error: PhotonError {
         switch self {
@@ -168,6 +174,11 @@ public enum RouterRejection: Error, Sendable, Equatable {
             return PhotonError(
                 .unsupported, "`photon follow` may only switch the TV's power, picture, art mode and input; nothing was sent",
                 hint: "send other commands with `photon key`, `photon launch`…")
+        case .homekitForbidden:
+            return PhotonError(
+                .unsupported,
+                "HomeKit controllers may only switch power, inputs and apps and send navigation, media and volume keys; nothing was sent",
+                hint: "send other commands with `photon key`, `photon text`…")
         case .brokerForbidden(let what, let allowance):
             return PhotonError(
                 .unsupported, "commands from the MQTT broker may not \(what); nothing was sent",
@@ -354,6 +365,7 @@ public actor CommandRouter {
         }
         if e.source == .mqtt || session.source == .mqtt { try admitFromBroker(e.command) }
         if e.source == .follow || session.source == .follow, !Self.followMaySend(e.command) { throw RouterRejection.followForbidden }
+        if e.source == .homekit || session.source == .homekit, !Self.homekitMaySend(e.command) { throw RouterRejection.homekitForbidden }
         session.lastSequence = e.sequence
         remember(e.id, until: e.expiresAt)
         sessions[e.sessionID] = session
@@ -421,6 +433,21 @@ public actor CommandRouter {
         switch command {
         case .key(.key(let key), .press): return [.power, .powerOn, .powerOff].contains(key)
         case .wake, .screen, .input, .art(.mode): return true
+        default: return false
+        }
+    }
+
+    /// What a HomeKit controller may send: power (and the wake before it), an input, an app
+    /// by id (no link), navigation, media and volume keys pressed (never held), volume.
+    static func homekitMaySend(_ command: RemoteCommand) -> Bool {
+        let allowed: Set<RemoteKey> = [
+            .power, .powerOn, .powerOff, .up, .down, .left, .right, .select, .back, .home, .menu, .settings, .info, .playPause, .play,
+            .pause, .stop, .next, .previous, .rewind, .fastForward, .volumeUp, .volumeDown, .mute,
+        ]
+        switch command {
+        case .key(.key(let key), .press): return allowed.contains(key)
+        case .wake, .input, .volume, .setVolume: return true
+        case .launch(let target): return !isLink(target)
         default: return false
         }
     }

@@ -284,6 +284,19 @@ public final class HAPAccessoryServer: Sendable {
         }
     }
 
+    /// Takes the identity as stored now (changed by `photon homekit revoke` or `reset`):
+    /// the sessions of controllers no longer paired end; a new key or device id ends all.
+    public func adopt(_ identity: HAPAccessoryIdentity) {
+        let current = self.identity
+        guard identity != current else { return }
+        if identity.deviceID != current.deviceID || identity.signingKey != current.signingKey {
+            return reset(to: identity)
+        }
+        state.withLock { $0.identity = identity }
+        let paired = Set(identity.pairings.map(\.id))
+        revoke(current.pairings.map(\.id).filter { !paired.contains($0) })
+    }
+
     /// Replaces the identity (a reset): everyone's sessions end.
     public func reset(to identity: HAPAccessoryIdentity) {
         let all = state.withLock { s -> [HAPConnection] in

@@ -43,6 +43,7 @@ public final class ServiceServer: Sendable {
         var bridgeTask: Task<Void, Never>?
         var door: HTTPDoor?
         var doorTask: Task<Void, Never>?
+        var homeKit: HomeKitDoor?
         var listener: UnixListener?
         var lock: ServiceLock?
         var clients: [UUID: APIConnection] = [:]
@@ -120,6 +121,16 @@ public final class ServiceServer: Sendable {
         return door
     }
 
+    /// Opens the HomeKit door (`--homekit`): an accessory per paired TV, through this
+    /// daemon's router and sessions.
+    @discardableResult
+    public func startHomeKit(_ settings: HomeKitDoorSettings) async throws -> HomeKitDoor {
+        let door = HomeKitDoor(photon: photon, settings: settings, log: log)
+        try await door.start()
+        state.withLock { $0.homeKit = door }
+        return door
+    }
+
     /// Connects to every paired TV now (`--preconnect`) instead of on first use.
     public func preconnect() async throws { try await photon.pool.warmAll() }
 
@@ -194,6 +205,7 @@ public final class ServiceServer: Sendable {
         let (door, doorTask) = state.withLock { ($0.door, $0.doorTask) }
         await door?.stop()
         await doorTask?.value
+        await state.withLock { $0.homeKit }?.stop()
         for client in clients { client.stop(farewell: .object([("event", "shutdown")])) }
         await photon.shutdown()
         state.withLock { $0.lock = nil }

@@ -7,6 +7,7 @@ in for the mDNS record.
 Reads one command a line on stdin and prints one JSON line per command:
     pair CODE                   pair-setup ({"paired": true} or {"error": "Name: text"})
     accessories                 {"services": [types], "characteristics": n}
+    inputs                      {"inputs": [{"name", "identifier"}]} (the InputSource services)
     get AID.IID,...             {"AID.IID": {"value": v} or {"status": s}}
     put AID.IID=JSON ...        {"AID.IID": {"status": s}} for the items that failed ({} if none)
     subscribe AID.IID,...       {"subscribed": true}
@@ -107,6 +108,14 @@ class Session:
             accessories = await self.pairing.list_accessories_and_characteristics()
             services = accessories[0]["services"]
             return {"services": [s["type"] for s in services], "characteristics": sum(len(s["characteristics"]) for s in services)}
+        if name == "inputs":
+            accessories = await self.pairing.list_accessories_and_characteristics()
+            found = []
+            for service in accessories[0]["services"]:
+                if service["type"].startswith("000000D9-"):
+                    values = {c["type"][:8]: c.get("value") for c in service["characteristics"]}
+                    found.append({"name": values.get("000000E3"), "identifier": values.get("000000E6")})
+            return {"inputs": found}
         if name == "get":
             result = await self.pairing.get_characteristics([key(k) for k in arguments[0].split(",")])
             return {f"{aid}.{iid}": value for (aid, iid), value in result.items()}

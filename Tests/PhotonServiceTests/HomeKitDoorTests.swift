@@ -1,0 +1,144 @@
+import Foundation
+import PhotonCore
+import PhotonEmulatorSupport
+import PhotonKit
+import PhotonNet
+import PhotonPlugins
+import PhotonStore
+import PhotonTestSupport
+import Roku
+import RokuEmulator
+import Testing
+
+@testable import PhotonService
+
+/// The HomeKit door of a daemon in this process in front of an emulated Roku, driven by
+/// aiohomekit 4.0.1's IP controller by direct connect: pairing with the code `photon
+/// homekit show` gives, RemoteKey writes arriving as keys, Active switching power once,
+/// ActiveIdentifier launching the app, volume steps and mute, and `revoke`/`reset` from
+/// the store cutting the controller off.
+@Suite(.serialized) struct HomeKitDoorTests {
+    final class Fixture: Sendable {
+        let server: ServiceServer
+        let door: HomeKitDoor
+        let roku: EmulatedRoku
+        let events: Locked<[EmulatorEvent]>
+        let store: Store
+        let deviceID: String
+        let peer: TestProcess
+
+        init() async throws {
+            let events = Locked<[EmulatorEvent]>([])
+            var configuration = EmulatedRoku.Configuration()
+            configuration.port = 0
+            roku = try EmulatedRoku.start(configuration) { event in events.withLock { $0.append(event) } }
+            self.events = events
+            let paths = StorePaths(home: try await TestEnvironment.home("photon-homekit"))
+            store = Store(paths: paths)
+            let context = AdapterContext(connector: NetConnector(), clientIdentity: try TestEnvironment.sharedClientIdentity, timeout: .seconds(3))
+            var paired = try await RokuAdapter().pairing(
+                with: Endpoint(host: "127.0.0.1", port: roku.port), options: AdapterOptionValues(), context: context
+            ).run(responder: HTTPDoorTests.NoQuestions())
+            paired.device.nickname = "tv"
+            try await store.save(paired)
+            deviceID = paired.device.id
+            let photon = try Photon(
+                adapters: BuiltInPlugins.adapters, paths: paths, timeout: .seconds(5), policy: .keepWarm(ReconnectBackoff()), cachesStore: true)
+            server = ServiceServer(photon: photon, log: ServiceLog(notice: { _ in }, debug: .silent))
+            var settings = HomeKitDoorSettings()
+            settings.address = "127.0.0.1"
+            settings.storeCheck = .milliseconds(100)
+            settings.announces = false
+            door = try await server.startHomeKit(settings)
+            let port = try #require(door.ports[paired.device.id])
+            let record = try await store.homeKitAccessory(for: paired.device.id)
+            #expect(record.port == port, "the port is kept for the next start")
+            peer = try TestProcess(
+                try TestEnvironment.python, [TestEnvironment.peerScript("homekit_controller.py"), String(port), record.identity.deviceID])
+        }
+
+        func keys() -> [String] { events.withLock { $0.filter { $0.name == "key" }.compactMap { $0["key"]?.string } } }
+        func launches() -> [String] { events.withLock { $0.filter { $0.name == "launch" }.compactMap { $0["app"]?.string } } }
+
+        /// Sends one command to aiohomekit and waits for its JSON line.
+        func ask(_ command: String) async throws -> [String: Any] {
+            let before = peer.standardOutput.split(separator: "\n").count
+            peer.writeToStandardInput(command + "\n")
+            let end = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < end {
+                let lines = peer.standardOutput.split(separator: "\n")
+                if lines.count > before {
+                    return try #require(try JSONSerialization.jsonObject(with: Data(lines[before].utf8)) as? [String: Any])
+                }
+                if peer.status != nil { break }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            throw TestFailure("no answer to '\(command)'.\nstdout: \(peer.standardOutput)\nstderr: \(peer.standardError)")
+        }
+
+        /// Waits until `condition` holds (the emulator saw what the door sent).
+        func until(_ what: String, _ condition: () -> Bool) async throws {
+            let end = ContinuousClock.now + .seconds(10)
+            while !condition() {
+                guard ContinuousClock.now < end else { throw TestFailure("timed out waiting for \(what)") }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+
+        func stop() async {
+            peer.closeStandardInput()
+            await peer.waitForExit(timeout: .seconds(10))
+            await server.stop()
+            await roku.stop()
+        }
+    }
+
+    @Test func aiohomekitDrivesTheEmulatedRokuThroughTheDoor() async throws {
+        let tv = try await Fixture()
+        let code = try await tv.store.homeKitAccessory(for: tv.deviceID).identity.setupCode.formatted
+        #expect(try await tv.ask("pair \(code)")["paired"] as? Bool == true)
+        #expect(try await tv.store.homeKitAccessory(for: tv.deviceID).identity.isPaired, "the pairing is stored")
+
+        // The TV's apps and inputs are its InputSources.
+        let inputs = try #require(try await tv.ask("inputs")["inputs"] as? [[String: Any]])
+        let netflix = try #require(inputs.first { $0["name"] as? String == "Netflix" }?["identifier"] as? Int)
+
+        // Keys from the iPhone's remote arrive as the Roku's keys.
+        for (value, key) in [(4, "Up"), (8, "Select"), (11, "Play")] {
+            #expect(try await tv.ask("put 1.15=\(value)").isEmpty)
+            try await tv.until("\(key)") { tv.keys().last == key }
+        }
+        // An input picked in the Home app launches the app.
+        #expect(try await tv.ask("put 1.12=\(netflix)").isEmpty)
+        try await tv.until("the launch") { tv.launches() == ["12"] }
+        // Volume steps and mute.
+        #expect(try await tv.ask("put 1.34=0").isEmpty)
+        try await tv.until("VolumeUp") { tv.keys().last == "VolumeUp" }
+        #expect(try await tv.ask("put 1.31=true").isEmpty)
+        try await tv.until("VolumeMute") { tv.keys().last == "VolumeMute" }
+        // Power: off, then on twice — the second "on" sends nothing.
+        #expect(try await tv.ask("put 1.11=0").isEmpty)
+        try await tv.until("PowerOff") { tv.keys().last == "PowerOff" }
+        #expect(try await tv.ask("put 1.11=1").isEmpty)
+        try await tv.until("PowerOn") { tv.keys().last == "PowerOn" }
+        #expect(try await tv.ask("put 1.11=1").isEmpty)
+        #expect(try await tv.ask("put 1.15=5").isEmpty)
+        try await tv.until("Down") { tv.keys().last == "Down" }
+        #expect(tv.keys().filter { $0 == "PowerOn" }.count == 1)
+        // A key HomeKit does not define is refused with HAP's code, nothing sent.
+        let unknownKey = try await tv.ask("put 1.15=12")
+        #expect((unknownKey["1.15"] as? [String: Any])?["status"] as? Int == -70410)
+
+        // `photon homekit revoke` (the store) cuts the controller off within the check.
+        let me = try #require(try await tv.ask("whoami")["id"] as? String)
+        #expect(try await tv.store.revokeHomeKitController(me, for: tv.deviceID))
+        let end = ContinuousClock.now + .seconds(5)
+        var refused = false
+        while !refused, ContinuousClock.now < end {
+            refused = !(try await tv.ask("get 1.11")["error"] as? String ?? "").isEmpty
+            if !refused { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(refused, "a revoked controller is refused")
+        await tv.stop()
+    }
+}
