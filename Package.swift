@@ -291,7 +291,7 @@ let package = Package(
             dependencies: [
                 "PhotonService", "PhotonKit", "PhotonCore", "PhotonStore", "PhotonTestSupport", "PhotonTesting", "PhotonConformance", "PhotonPlugins",
                 "PhotonEmulatorPlugins",
-                "PhotonNet", "PhotonEmulatorSupport", "Roku", "RokuEmulator",
+                "PhotonNet", "PhotonEmulatorSupport", "Roku", "RokuEmulator", "PhotonHAP", "PhotonDiscovery",
             ]),
         .testTarget(
             name: "PhotonCLITests",

@@ -1,6 +1,8 @@
 import Foundation
 import PhotonCore
+import PhotonDiscovery
 import PhotonEmulatorSupport
+import PhotonHAP
 import PhotonKit
 import PhotonNet
 import PhotonPlugins
@@ -27,7 +29,7 @@ import Testing
         let deviceID: String
         let peer: TestProcess
 
-        init() async throws {
+        init(announces: Bool = false) async throws {
             let events = Locked<[EmulatorEvent]>([])
             var configuration = EmulatedRoku.Configuration()
             configuration.port = 0
@@ -48,7 +50,7 @@ import Testing
             var settings = HomeKitDoorSettings()
             settings.address = "127.0.0.1"
             settings.storeCheck = .milliseconds(100)
-            settings.announces = false
+            settings.announces = announces
             door = try await server.startHomeKit(settings)
             let port = try #require(door.ports[paired.device.id])
             let record = try await store.homeKitAccessory(for: paired.device.id)
@@ -139,6 +141,37 @@ import Testing
             if !refused { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(refused, "a revoked controller is refused")
+        await tv.stop()
+    }
+
+    @Test func theAccessoryIsAnnouncedWithHAPsTXTRecord() async throws {
+        // Through the loopback-only avahi-daemon `make test` runs.
+        let tv = try await Fixture(announces: true)
+        let identity = try await tv.store.homeKitAccessory(for: tv.deviceID).identity
+        let port = try #require(tv.door.ports[tv.deviceID])
+        let browser = try AvahiBrowser(types: ["_hap._tcp"])
+        let stopper = Task {
+            try? await Task.sleep(for: .seconds(10))
+            browser.stop()
+        }
+        var announced: DiscoveredService?
+        for await event in browser.events {
+            if case .found(let service) = event, service.port == port {
+                announced = service
+                break
+            }
+        }
+        stopper.cancel()
+        browser.stop()
+        let service = try #require(announced, "the accessory was not announced")
+        #expect(service.name == "tv")
+        #expect(service.txt["id"] == identity.deviceID)
+        #expect(service.txt["ci"] == "31")
+        #expect(service.txt["sf"] == "1", "unpaired")
+        #expect(service.txt["pv"] == "1.1")
+        #expect(service.txt["ff"] == "0")
+        #expect(service.txt["c#"] == String(identity.configurationNumber))
+        #expect(service.txt["sh"] == HAPSetupPayload.setupHash(setupID: identity.setupID, deviceID: identity.deviceID))
         await tv.stop()
     }
 }
