@@ -11,6 +11,12 @@ public protocol HAPAccessoryDelegate: Sendable {
     /// The identity changed (a pairing added or removed): store it before the answer goes out.
     func store(_ identity: HAPAccessoryIdentity) async throws
     func log(_ line: String)
+    /// A controller changed what the accessory remembers (a name, an input hidden): keep it.
+    func remember(_ iid: Int, _ value: HAPValue) async
+}
+
+extension HAPAccessoryDelegate {
+    public func remember(_ iid: Int, _ value: HAPValue) async {}
 }
 
 /// One HomeKit accessory's server, without sockets: pair-setup (SRP in HAP's padded

@@ -67,6 +67,8 @@ extension HAPAccessoryServer {
         if let request = HAPTelevision.request(writing: value, to: iid) {
             let status = await delegate.perform(request, controller: controller)
             guard status == .success else { return status }
+        } else {
+            await delegate.remember(iid, value)
         }
         // Write-only characteristics (keys, steps) keep no value; the others now hold it.
         if characteristic.permissions.contains(.read) {

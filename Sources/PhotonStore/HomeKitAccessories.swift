@@ -22,6 +22,10 @@ public struct HomeKitAccessoryRecord: Codable, Sendable, Equatable {
     public var port: UInt16
     /// Input and app keys (`input:hdmi1`, `app:12`) to their InputSource identifiers.
     public var sources: [String: Int]
+    /// Names given in the Home app: by InputSource identifier, and `tv` for the TV's own.
+    public var names: [String: String]?
+    /// InputSource identifiers hidden in the Home app.
+    public var hidden: [Int]?
 
     public init(identity: HAPAccessoryIdentity, port: UInt16 = 0, sources: [String: Int] = [:]) {
         self.identity = identity

@@ -131,6 +131,14 @@ import Testing
         let unknownKey = try await tv.ask("put 1.15=12")
         #expect((unknownKey["1.15"] as? [String: Any])?["status"] as? Int == -70410)
 
+        // A name and a hidden input set in the Home app are kept.
+        let place = try #require(inputs.firstIndex { $0["name"] as? String == "Netflix" })
+        let base = 100 + 10 * place
+        #expect(try await tv.ask("put 1.\(base + 1)=\"Films\" 1.\(base + 5)=1").isEmpty)
+        let remembered = try await tv.store.homeKitAccessory(for: tv.deviceID)
+        #expect(remembered.names?[String(netflix)] == "Films")
+        #expect(remembered.hidden == [netflix])
+
         // `photon homekit revoke` (the store) cuts the controller off within the check.
         let me = try #require(try await tv.ask("whoami")["id"] as? String)
         #expect(try await tv.store.revokeHomeKitController(me, for: tv.deviceID))
@@ -141,6 +149,21 @@ import Testing
             if !refused { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(refused, "a revoked controller is refused")
+
+        // After a restart: the same port, the names and hidden inputs as the Home app left them.
+        let port = try #require(tv.door.ports[tv.deviceID])
+        await tv.door.stop()
+        var settings = HomeKitDoorSettings()
+        settings.address = "127.0.0.1"
+        settings.announces = false
+        let again = HomeKitDoor(photon: tv.server.photon, settings: settings, log: ServiceLog(notice: { _ in }, debug: .silent))
+        try await again.start()
+        #expect(again.ports[tv.deviceID] == port)
+        let accessory = try #require(again.hosts.withLock { $0[tv.deviceID]?.server.accessory })
+        let films = try #require(accessory.services.first { $0.iid == base })
+        #expect(films.characteristics.first { $0.type == "E3" }?.value == .string("Films"))
+        #expect(films.characteristics.first { $0.type == "135" }?.value == .int(1))
+        await again.stop()
         await tv.stop()
     }
 

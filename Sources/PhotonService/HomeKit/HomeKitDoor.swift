@@ -38,7 +38,7 @@ public final class HomeKitDoor: Sendable {
     let photon: Photon
     let settings: HomeKitDoorSettings
     let log: ServiceLog
-    private let hosts = Locked<[String: Host]>([:])
+    let hosts = Locked<[String: Host]>([:])
     private let watcher = Locked<Task<Void, Never>?>(nil)
     private let saidUnannounced = Locked(false)
 
@@ -107,10 +107,18 @@ public final class HomeKitDoor: Sendable {
     private func open(_ device: DeviceRecord) async throws {
         let store = photon.store
         var record = try await store.homeKitAccessory(for: device.id)
-        let (inputs, commands, keys) = await sources(for: device, known: record.sources)
+        let (listed, commands, keys) = await sources(for: device, known: record.sources)
+        var inputs = listed
+        // What the Home app renamed or hid stays so.
+        let names = record.names ?? [:]
+        let hidden = Set(record.hidden ?? [])
+        for index in inputs.indices {
+            if let name = names[String(inputs[index].identifier)] { inputs[index].name = name }
+            inputs[index].isHidden = hidden.contains(inputs[index].identifier)
+        }
         let brand = (try? photon.registry.adapter(id: device.brand))?.descriptor.displayName ?? device.brand
         let television = HAPTelevision(
-            name: String(device.nickname.prefix(64)), manufacturer: brand, model: device.model ?? brand, serialNumber: device.id,
+            name: String((names["tv"] ?? device.nickname).prefix(64)), manufacturer: brand, model: device.model ?? brand, serialNumber: device.id,
             inputs: inputs, hasVolumeLevel: Set(device.capabilities).contains(Capability.volumeSet.rawValue))
         // A port taken since (another program) gives way to a new one, kept from then on.
         let listener: TCPListener
@@ -128,6 +136,7 @@ public final class HomeKitDoor: Sendable {
             }
         }
         let bridge = HomeKitTelevisionBridge(photon: photon, deviceID: device.id, wake: settings.wake, log: log, sources: commands)
+        bridge.inputs.withLock { $0 = television.inputs }
         let server = HAPAccessoryServer(identity: record.identity, accessory: television.accessory, delegate: bridge)
         bridge.attach(server)
         let accepting = Task {

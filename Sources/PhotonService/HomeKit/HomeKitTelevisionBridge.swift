@@ -93,6 +93,33 @@ final class HomeKitTelevisionBridge: HAPAccessoryDelegate {
         try await photon.store.updateHomeKitAccessory(for: deviceID) { $0.identity = identity }
     }
 
+    /// The accessory's inputs in order (an input's instance ids follow from its place).
+    let inputs = Locked<[HAPTelevision.Input]>([])
+
+    /// A name or a hidden input set in the Home app, kept in the store for the next start.
+    func remember(_ iid: Int, _ value: HAPValue) async {
+        let inputs = inputs.withLock { $0 }
+        var key: String?
+        var hidden: (identifier: Int, hidden: Bool)?
+        if iid == HAPTelevision.IIDs.configuredName {
+            key = "tv"
+        } else if let index = inputs.indices.first(where: { (HAPTelevision.IIDs.input($0)...HAPTelevision.IIDs.input($0) + 9).contains(iid) }) {
+            let offset = iid - HAPTelevision.IIDs.input(index)
+            if offset == 1 { key = String(inputs[index].identifier) }
+            if offset == 5, let number = value.intValue { hidden = (inputs[index].identifier, number == 1) }
+        }
+        guard key != nil || hidden != nil else { return }
+        let name: String? = if case .string(let text) = value { text } else { nil }
+        _ = try? await photon.store.updateHomeKitAccessory(for: deviceID) { [key, hidden] record in
+            if let key, let name { record.names = (record.names ?? [:]).merging([key: name]) { $1 } }
+            if let hidden {
+                var set = Set(record.hidden ?? [])
+                if hidden.hidden { set.insert(hidden.identifier) } else { set.remove(hidden.identifier) }
+                record.hidden = set.sorted()
+            }
+        }
+    }
+
     func log(_ line: String) { log.notice(line.replacingOccurrences(of: "homekit:", with: "homekit: \(deviceID):")) }
 
     /// What the TV reported, as characteristic values.
