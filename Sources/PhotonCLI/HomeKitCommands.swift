@@ -1,13 +1,22 @@
 import Foundation
 import PhotonCore
 import PhotonHAP
+import PhotonService
 import PhotonStore
 
 /// `photon homekit show|revoke|reset TV`: each paired TV's HomeKit accessory (served by
 /// `photon serve --homekit`). These edit the accessory file; a running daemon reads it
 /// again within a second, so a revoked controller or a reset accessory is cut off at once.
 enum HomeKitCommands {
-    static var specs: [CommandSpec] { [show, revoke, reset] }
+    static var specs: [CommandSpec] { [show, revoke, reset, remap] }
+
+    static let remap = CommandSpec(
+        ["homekit", "remap"], summary: "send another key for one of Control Center's keys on a TV (e.g. information → home)",
+        arguments: "TV HOMEKIT-KEY [KEY]", minimumArguments: 2, maximumArguments: 3,
+        details: """
+            Control Center's keys: rewind, fast-forward, next, previous, up, down, left, right, select, back, exit, play-pause,             information. Without KEY, the key sends its default again. KEY is one of `photon key`'s names that a HomeKit             controller may send (navigation, media, volume, power, home, menu, settings, info, guide, input, captions, channel keys).
+            """,
+        examples: ["photon homekit remap living-room information home", "photon homekit remap living-room information"], run: runRemap)
 
     static let show = CommandSpec(
         ["homekit", "show"], summary: "show a TV's HomeKit setup code, its QR code and the paired controllers", arguments: "TV",
@@ -39,11 +48,13 @@ enum HomeKitCommands {
             ("tv", .string(device.nickname)), ("port", record.port == 0 ? .null : .int(Int(record.port))),
             ("setupCode", .string(identity.setupCode.formatted)), ("setupURI", .string(identity.setupURI)),
             ("deviceID", .string(identity.deviceID)), ("paired", .bool(identity.isPaired)), ("controllers", .array(controllers)),
+            ("keyRemap", .object((record.keyRemap ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ])
         var text = "\(device.nickname) as a HomeKit accessory\n"
         text += "  setup code: \(identity.setupCode.formatted)\n  setup URI:  \(identity.setupURI)\n"
         text += "  device id:  \(identity.deviceID)\n"
         text += "  port:       \(record.port == 0 ? "chosen when `photon serve --homekit` first runs" : String(record.port))\n"
+        for (key, target) in (record.keyRemap ?? [:]).sorted(by: { $0.key < $1.key }) { text += "  remap:      \(key) → \(target)\n" }
         if identity.isPaired {
             text += "  paired with:\n" + identity.pairings.map { "    \($0.id)\($0.isAdmin ? " (admin)" : "")\n" }.joined()
         } else {
@@ -51,6 +62,38 @@ enum HomeKitCommands {
             if context.terminal.isInteractive && !context.json, let qr = TerminalQRCode.render(identity.setupURI) { text += qr }
         }
         context.emit(json, text: text)
+        return 0
+    }
+
+    static func runRemap(_ parsed: ParsedCommand, _ context: CLIContext) async throws -> Int32 {
+        let device = try await context.store.device(named: parsed.arguments[0])
+        let name = parsed.arguments[1].lowercased()
+        let names = HomeKitRemoteKeys.all.map(\.name)
+        guard names.contains(name) else {
+            throw PhotonError(
+                .usage, "'\(Redaction.sanitize(name))' is not one of Control Center's keys", hint: "one of: \(names.joined(separator: ", "))")
+        }
+        let target = parsed.arguments.count > 2 ? parsed.arguments[2].lowercased() : nil
+        if let target {
+            let allowed = RemoteKey.allCases.filter { CommandRouter.homekitMaySend(.key(.key($0), .press)) }
+            guard let key = RemoteKey(rawValue: target), allowed.contains(key) else {
+                throw PhotonError(
+                    .usage, "'\(Redaction.sanitize(target))' is not a key a HomeKit controller may send",
+                    hint: "one of: \(allowed.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        let record = try await context.store.updateHomeKitAccessory(for: device.id) { record in
+            var remap = record.keyRemap ?? [:]
+            remap[name] = target
+            record.keyRemap = remap.isEmpty ? nil : remap
+        }
+        context.emit(
+            .object([
+                ("tv", .string(device.nickname)),
+                ("remap", .object((record.keyRemap ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ]),
+            text: target.map { "\(device.nickname): Control Center's \(name) now sends \($0)." }
+                ?? "\(device.nickname): \(name) sends its default key again.")
         return 0
     }
 

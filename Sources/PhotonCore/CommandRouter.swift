@@ -439,10 +439,11 @@ public actor CommandRouter {
 
     /// What a HomeKit controller may send: power (and the wake before it), an input, an app
     /// by id (no link), navigation, media and volume keys pressed (never held), volume.
-    static func homekitMaySend(_ command: RemoteCommand) -> Bool {
+    public static func homekitMaySend(_ command: RemoteCommand) -> Bool {
         let allowed: Set<RemoteKey> = [
             .power, .powerOn, .powerOff, .up, .down, .left, .right, .select, .back, .home, .menu, .settings, .info, .playPause, .play,
-            .pause, .stop, .next, .previous, .rewind, .fastForward, .volumeUp, .volumeDown, .mute,
+            .pause, .stop, .next, .previous, .rewind, .fastForward, .volumeUp, .volumeDown, .mute, .guide, .input, .captions, .channelUp,
+            .channelDown,
         ]
         switch command {
         case .key(.key(let key), .press): return allowed.contains(key)

@@ -26,6 +26,8 @@ public struct HomeKitAccessoryRecord: Codable, Sendable, Equatable {
     public var names: [String: String]?
     /// InputSource identifiers hidden in the Home app.
     public var hidden: [Int]?
+    /// Control Center's keys sent as other keys (`information` → `home`), by HAP's key name.
+    public var keyRemap: [String: String]?
 
     public init(identity: HAPAccessoryIdentity, port: UInt16 = 0, sources: [String: Int] = [:]) {
         self.identity = identity

@@ -127,6 +127,11 @@ import Testing
         #expect(try await tv.ask("put 1.15=5").isEmpty)
         try await tv.until("Down") { tv.keys().last == "Down" }
         #expect(tv.keys().filter { $0 == "PowerOn" }.count == 1)
+        // A remap from the store (`photon homekit remap`): information sends Home.
+        try await tv.store.updateHomeKitAccessory(for: tv.deviceID) { $0.keyRemap = ["information": "home"] }
+        try await tv.until("the remap") { tv.door.hosts.withLock { $0[tv.deviceID]?.bridge.keys.withLock { $0[15] } } == .home }
+        #expect(try await tv.ask("put 1.15=15").isEmpty)
+        try await tv.until("Home") { tv.keys().last == "Home" }
         // A key HomeKit does not define is refused with HAP's code, nothing sent.
         let unknownKey = try await tv.ask("put 1.15=12")
         #expect((unknownKey["1.15"] as? [String: Any])?["status"] as? Int == -70410)

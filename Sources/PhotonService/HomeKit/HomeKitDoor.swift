@@ -137,6 +137,7 @@ public final class HomeKitDoor: Sendable {
         }
         let bridge = HomeKitTelevisionBridge(photon: photon, deviceID: device.id, wake: settings.wake, log: log, sources: commands)
         bridge.inputs.withLock { $0 = television.inputs }
+        bridge.keys.withLock { $0 = HomeKitRemoteKeys.keyMap(remap: record.keyRemap ?? [:]) }
         let server = HAPAccessoryServer(identity: record.identity, accessory: television.accessory, delegate: bridge)
         bridge.attach(server)
         let accepting = Task {
@@ -192,7 +193,10 @@ public final class HomeKitDoor: Sendable {
             guard let file = try? await photon.store.homeKitAccessories() else { continue }
             let current = hosts.withLock { $0 }
             for (id, host) in current {
-                if let record = file.accessories[id] { host.server.adopt(record.identity) }
+                if let record = file.accessories[id] {
+                    host.server.adopt(record.identity)
+                    host.bridge.keys.withLock { $0 = HomeKitRemoteKeys.keyMap(remap: record.keyRemap ?? [:]) }
+                }
                 let identity = host.server.identity
                 if identity.isPaired != host.announcedAsPaired {
                     let publisher = announce(host.name, identity: identity, port: host.listener.port)

@@ -3,6 +3,23 @@ import PhotonCore
 import PhotonHAP
 import PhotonKit
 
+/// Control Center's keys (HAP's RemoteKey values), their names for `photon homekit remap`,
+/// and the Photon key each sends unless a TV's remap says otherwise.
+public enum HomeKitRemoteKeys {
+    public static let all: [(value: Int, name: String, key: RemoteKey)] = [
+        (0, "rewind", .rewind), (1, "fast-forward", .fastForward), (2, "next", .next), (3, "previous", .previous), (4, "up", .up),
+        (5, "down", .down), (6, "left", .left), (7, "right", .right), (8, "select", .select), (9, "back", .back), (10, "exit", .home),
+        (11, "play-pause", .playPause), (15, "information", .info),
+    ]
+
+    /// The keys as a TV sends them: the defaults with its remap.
+    public static func keyMap(remap: [String: String]) -> [Int: RemoteKey] {
+        var map: [Int: RemoteKey] = [:]
+        for entry in all { map[entry.value] = remap[entry.name].flatMap(RemoteKey.init(rawValue:)) ?? entry.key }
+        return map
+    }
+}
+
 /// One paired TV behind its HomeKit accessory: a controller's requests become catalog
 /// commands sent through the one submit path as the `homekit` source (in a router session
 /// per controller, so a controller's commands are numbered and de-duplicated on their own),
@@ -19,11 +36,8 @@ final class HomeKitTelevisionBridge: HAPAccessoryDelegate {
     private let sessions = Locked<[String: KeptRouterSessions]>([:])
     private let server = Locked<HAPAccessoryServer?>(nil)
 
-    /// HAP's RemoteKey values to Photon's keys: 0 rewind … 11 play/pause, 15 information.
-    static let remoteKeys: [Int: RemoteKey] = [
-        0: .rewind, 1: .fastForward, 2: .next, 3: .previous, 4: .up, 5: .down, 6: .left, 7: .right, 8: .select, 9: .back, 10: .home,
-        11: .playPause, 15: .info,
-    ]
+    /// The current key map (the store's remap, followed while the daemon runs).
+    let keys = Locked(HomeKitRemoteKeys.keyMap(remap: [:]))
 
     init(photon: Photon, deviceID: String, wake: WakeRequest, log: ServiceLog, sources: [Int: RemoteCommand]) {
         self.photon = photon
@@ -51,7 +65,7 @@ final class HomeKitTelevisionBridge: HAPAccessoryDelegate {
                 guard let command = sources[identifier] else { return .invalidValue }
                 commands = [command]
             case .remoteKey(let value):
-                guard let key = Self.remoteKeys[value] else { return .invalidValue }
+                guard let key = keys.withLock({ $0[value] }) else { return .invalidValue }
                 commands = [.key(.key(key), .press)]
             case .media(let play):
                 commands = [.key(.key(play == true ? .play : play == false ? .pause : .stop), .press)]
