@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(name: "FuzzMQTTCommand", dependencies: [core, service]),
         .executableTarget(name: "FuzzADBMessages", dependencies: [core, fireTV, fireTVEmulator]),
         .executableTarget(name: "FuzzCompanionMessages", dependencies: [core, appleTV, hap]),
-        .executableTarget(name: "FuzzHAPMessages", dependencies: [core, hap]),
+        .executableTarget(name: "FuzzHAPMessages", dependencies: [core, hap, json]),
         .executableTarget(name: "FuzzBinaryPlist", dependencies: [core, appleTV]),
         .executableTarget(name: "FuzzDNSSD", dependencies: [core]),
     ]

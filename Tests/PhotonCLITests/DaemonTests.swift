@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotonCore
+import PhotonJSON
 import PhotonKit
 import PhotonNet
 import PhotonService
@@ -259,6 +260,34 @@ import Testing
         #expect(setup.emulator.events("key").count == 21)
         #expect(!setup.emulator.events("key").contains { $0["key"] as? String == "KEYCODE_POWER" })
         await good.close()
+    }
+
+    /// The real binary: `photon serve --homekit` opens an accessory for the paired TV, says
+    /// where in its ready line, `photon homekit show` agrees, and the accessory answers a
+    /// controller that has not verified with HAP's 470.
+    @Test func serveHomeKitOpensAnAccessoryAndShowAgrees() async throws {
+        let emulator = try await Emulator.androidTV()
+        defer { emulator.process.terminate() }
+        let home = try await TestEnvironment.home("photon-daemon-homekit")
+        let pairing = try await e2e.pair(emulator, home: home, name: "tv")
+        #expect(await pairing.waitForExit() == 0, "\(pairing.standardError)")
+        let daemon = try await startDaemon(home, ["--homekit", "--homekit-address", "127.0.0.1"])
+        defer { daemon.terminate() }
+        let readyLine = try #require(daemon.standardOutput.split(separator: "\n").first { $0.contains("\"ready\"") })
+        let ready = try JSONValue.parse(String(readyLine))
+        guard case .object(let accessories)? = ready["homekit"], let port = accessories.first?.1.intValue else {
+            throw TestFailure("no homekit ports in \(readyLine)")
+        }
+        let show = try await run(home, ["homekit", "show", "tv", "--json"])
+        let shown = try JSONValue.parse(show.standardOutput)
+        #expect(shown["port"]?.intValue == port)
+        #expect(shown["paired"]?.boolValue == false)
+        #expect(shown["setupURI"]?.stringValue?.hasPrefix("X-HM://") == true)
+        let stream = try await SocketStream.connect(host: "127.0.0.1", port: UInt16(port), timeout: .seconds(3))
+        try await stream.write(Array("GET /accessories HTTP/1.1\r\nHost: tv\r\n\r\n".utf8), timeout: .seconds(3))
+        let answer = String(decoding: try await stream.read(maxLength: 4096, timeout: .seconds(3)), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 470 "), "\(answer)")
+        await stream.close()
     }
 
     @Test func socketOfTheWrongModeOrOwnerIsRefused() async throws {

@@ -127,6 +127,24 @@ final class Deliveries: Sendable {
         #expect(delivered.count == allowed.count)
     }
 
+    @Test func theHomeKitSourceMaySendPowerInputsAppsAndPressedKeysOnly() async throws {
+        let r = router()
+        let s = await r.openSession(source: .homekit, target: "tv-1")
+        let allowed: [RemoteCommand] = [
+            .key(.key(.powerOn), .press), .key(.key(.select), .press), .key(.key(.info), .press), .key(.key(.playPause), .press),
+            .input(.hdmi(2)), .launch("12"), .volume(.up), .setVolume(30),
+        ]
+        for (index, command) in allowed.enumerated() { try await r.submit(envelope(s, UInt64(1 + index), source: .homekit, command: command)) }
+        let forbidden: [RemoteCommand] = [
+            .text("buy"), .key(.raw("KEY_FACTORY"), .press), .launch("https://example.com/buy"), .key(.key(.select), .holdStart),
+            .longPress(.key(.select), milliseconds: 500), .key(.key(.record), .press), .notify("hi"),
+        ]
+        for (index, command) in forbidden.enumerated() {
+            #expect(await rejection(r, envelope(s, UInt64(100 + index), source: .homekit, command: command)) == .homekitForbidden, "\(command)")
+        }
+        #expect(delivered.count == allowed.count)
+    }
+
     @Test func retargetCancelsPendingWorkForTheOldTV() async throws {
         let started = Locked(false)
         let log = delivered.log

@@ -1,9 +1,14 @@
 import PhotonCore
 import PhotonHAP
+import PhotonJSON
 
 // What a HomeKit controller sends the door: HTTP requests (whole and split), the
 // encrypted frames around them after pair-verify, and TLV8 pairing bodies.
 let sessionSecret = [UInt8](repeating: 7, count: 32)
+let television = HAPTelevision(
+    name: "TV", manufacturer: "Photon", model: "Fuzz", serialNumber: "1",
+    inputs: [.init(identifier: 1, name: "HDMI 1", kind: 3), .init(identifier: 2, name: "Netflix", kind: 10)], hasVolumeLevel: true
+).accessory
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
@@ -43,6 +48,25 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             (try? accessory.open(Array(sealed[half...]))).map { first + $0 }
         }
         precondition(opened == bytes, "a sealed message did not open to itself")
+    }
+    // A write's JSON (`PUT /characteristics`): whatever a characteristic accepts is within
+    // its format and limits.
+    if let document = try? JSONValue.parse(bytes, maximumDepth: 8), let items = document["characteristics"]?.arrayValue {
+        for item in items.prefix(32) {
+            guard let iid = item["iid"]?.intValue, let characteristic = television.characteristic(iid), let raw = item["value"],
+                let value = characteristic.accepting(raw)
+            else { continue }
+            switch value {
+            case .int(let number):
+                precondition(characteristic.minimum.map { Double(number) >= $0 } ?? true, "under the minimum")
+                precondition(characteristic.maximum.map { Double(number) <= $0 } ?? true, "over the maximum")
+                precondition(characteristic.validValues.map { $0.contains(number) } ?? true, "not a valid value")
+            case .string(let text): precondition(text.utf8.count <= (characteristic.maximumLength ?? 64), "a string over its length")
+            case .float(let number): precondition(number.isFinite, "a float that is not finite")
+            case .bool: precondition(characteristic.format == .bool, "a bool for another format")
+            }
+            _ = HAPTelevision.request(writing: value, to: iid)
+        }
     }
     // TLV8: items survive encoding and decoding.
     if let tlv = try? TLV8.decode(bytes) {
