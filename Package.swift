@@ -205,7 +205,7 @@ let package = Package(
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "AndroidTV", "AndroidTVEmulator",
                 "PhotonEmulatorSupport", "SamsungTV", "SamsungTVEmulator", "Roku", "RokuEmulator", "PhotonDiscovery", "PhotonService", "PhotonKit",
                 "LGWebOS", "LGWebOSEmulator", "PhotonMQTT", "FireTV", "FireTVEmulator", "AppleTV", "AppleTVEmulator", "PhotonVoice",
-                "Sony", "SonyEmulator", "Vizio", "VizioEmulator", "Philips", "PhilipsEmulator",
+                "Sony", "SonyEmulator", "Vizio", "VizioEmulator", "Philips", "PhilipsEmulator", "PhotonHAP", "PhotonPlugins",
             ],
             path: "Benchmarks/photon-bench"),
 

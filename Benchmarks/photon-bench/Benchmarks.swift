@@ -161,6 +161,7 @@ enum Benchmarks {
 
         // 5e'''. Philips against its emulator, versus ha-philipsjs.
         rows += try await PhilipsBench.run(python: python, repositoryRoot: repositoryRoot)
+        rows += try await HomeKitBench.run(python: python, repositoryRoot: repositoryRoot)
 
         // 5f. Voice: recognition on this machine (no peer), and live Android TV pieces.
         let voice = try await VoiceBench.run()

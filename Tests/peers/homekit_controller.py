@@ -19,12 +19,14 @@ Reads one command a line on stdin and prints one JSON line per command:
     impostor                    this controller's id with another key: pair-verify must fail
     again CODE                  pair-setup once more (refused while paired)
     identify                    POST /identify unpaired
+    bench N                     N RemoteKey (select) writes in a row: {"milliseconds": [round trip each]}
 Every error prints {"error": "Name: text"}; the process goes on.
 """
 
 import asyncio
 import json
 import sys
+import time
 import uuid
 
 from cryptography.hazmat.primitives import serialization
@@ -147,6 +149,17 @@ class Session:
         if name == "remove":
             await self.pairing.remove_pairing(arguments[0])
             return {"removed": True}
+        if name == "bench":
+            # N RemoteKey writes one after another: each round trip (ms), the door answering
+            # once the TV has the key.
+            times = []
+            for _ in range(int(arguments[0])):
+                start = time.perf_counter()
+                result = await self.pairing.put_characteristics([(1, 15, 8)])
+                times.append((time.perf_counter() - start) * 1000)
+                if result:
+                    return {"error": f"a write failed: {result}"}
+            return {"milliseconds": times}
         if name == "whoami":
             return {"id": self.pairing.pairing_data["iOSPairingId"]}
         if name == "reconnect":
