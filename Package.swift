@@ -93,7 +93,7 @@ let package = Package(
             name: "PhotonService",
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonWire", "PhotonMQTT", "PhotonVoice", "PhotonHAP",
-                "PhotonDiscovery",
+                "PhotonDiscovery", "CQREncode",
             ],
             path: "Sources/PhotonService"),
         .target(

@@ -59,7 +59,7 @@ enum HomeKitCommands {
             text += "  paired with:\n" + identity.pairings.map { "    \($0.id)\($0.isAdmin ? " (admin)" : "")\n" }.joined()
         } else {
             text += "  not paired: in the Home app, Add Accessory, then scan this code or type the setup code\n"
-            if context.terminal.isInteractive && !context.json, let qr = TerminalQRCode.render(identity.setupURI) { text += qr }
+            if context.terminal.isInteractive && !context.json, let qr = QRCode(identity.setupURI)?.terminalText { text += qr }
         }
         context.emit(json, text: text)
         return 0

@@ -1,6 +1,6 @@
-import CQREncode
 import Foundation
 import PhotonCore
+import PhotonService
 import PhotonStore
 
 /// `photon web pair|clients|revoke|show`: the companion devices of the daemon's HTTP
@@ -52,7 +52,7 @@ enum WebCommands {
             if let fingerprint = door.fingerprint {
                 text += "The page's certificate is self-signed; its SHA-256 fingerprint is\n  \(fingerprint)\n"
             }
-            if context.terminal.isInteractive && !context.json, let qr = TerminalQRCode.render(door.url + "#code=" + code) {
+            if context.terminal.isInteractive && !context.json, let qr = QRCode(door.url + "#code=" + code)?.terminalText {
                 text += qr
             }
         } else {
@@ -141,34 +141,4 @@ struct WebDoorFile: Codable {
     }
 
     static func remove(_ paths: StorePaths) { unlink(paths.webDoorFile.path) }
-}
-
-/// A QR code drawn with half blocks, dark on light (so it scans on a dark terminal too).
-enum TerminalQRCode {
-    static func render(_ text: String) -> String? {
-        var modules = [UInt8](repeating: 0, count: 177 * 177)
-        let width = Int(photon_qr_encode(text, &modules, Int32(modules.count)))
-        guard width > 0 else { return nil }
-        let quiet = 2
-        let size = width + 2 * quiet
-        func dark(_ x: Int, _ y: Int) -> Bool {
-            let (mx, my) = (x - quiet, y - quiet)
-            guard mx >= 0, my >= 0, mx < width, my < width else { return false }
-            return modules[my * width + mx] == 1
-        }
-        var out = ""
-        for y in stride(from: 0, to: size, by: 2) {
-            out += "\u{1B}[30;47m"
-            for x in 0..<size {
-                switch (dark(x, y), dark(x, y + 1)) {
-                case (true, true): out += "█"
-                case (true, false): out += "▀"
-                case (false, true): out += "▄"
-                case (false, false): out += " "
-                }
-            }
-            out += "\u{1B}[0m\n"
-        }
-        return out
-    }
 }

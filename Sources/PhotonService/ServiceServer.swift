@@ -110,6 +110,8 @@ public final class ServiceServer: Sendable {
     /// router and sessions.
     @discardableResult
     public func startHTTP(_ settings: HTTPDoorSettings) throws -> HTTPDoor {
+        var settings = settings
+        settings.homeKitPorts = { [state] in state.withLock { $0.homeKit?.ports } ?? [:] }
         let door = try HTTPDoor(photon: photon, limits: limits, settings: settings, log: log)
         try door.start()
         let task = Task { await door.run() }

@@ -37,6 +37,9 @@ public struct HTTPDoorSettings: Sendable {
     public var revocationCheck: Duration = .milliseconds(500)
     /// Photon's version, which `/api/v1/version` reports.
     public var version = ""
+    /// The TVs the daemon's HomeKit door serves (device id → port), for the page's Apple
+    /// Home section; set by `ServiceServer` when it runs one.
+    public var homeKitPorts: @Sendable () -> [String: UInt16] = { [:] }
 
     public init() {}
 

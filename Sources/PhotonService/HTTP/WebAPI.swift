@@ -186,6 +186,7 @@ final class WebAPI: Sendable {
             await sessions.add(session, client: client, kind: .page, router: operations.photon.router)
             return .json(201, .object([("sessionId", .string(session.uuidString)), ("tv", .string(deviceID))]))
         case ("POST", "gesture/arm"): return try await arm(request, tv: tv, client: client)
+        case ("GET", "homekit"): return .json(200, .object([("homekit", try await homeKit(tv))]))
         case ("GET", "voice"):
             return try await voice.open(request, tv: tv, stream: stream, client: client, source: source, protocolVersion: Self.protocolVersion)
         default: throw Self.notFound(request)
@@ -193,6 +194,21 @@ final class WebAPI: Sendable {
     }
 
     // MARK: operations
+
+    /// `GET /tvs/{tv}/homekit`: whether the daemon serves the TV in Apple Home and, while no
+    /// controller is paired, its setup code and QR code (an SVG) — the code is useless once
+    /// one is (pair-setup is refused), so it is not shown then.
+    private func homeKit(_ tv: String) async throws -> JSONValue {
+        let device = try await operations.photon.device(tv)
+        guard settings.homeKitPorts()[device.id] != nil else { return .object([("served", .bool(false))]) }
+        let identity = try await operations.photon.store.homeKitAccessory(for: device.id).identity
+        var fields: [(String, JSONValue)] = [("served", .bool(true)), ("paired", .bool(identity.isPaired))]
+        if !identity.isPaired {
+            fields += [("setupCode", .string(identity.setupCode.formatted)), ("setupURI", .string(identity.setupURI))]
+            if let qr = QRCode(identity.setupURI) { fields.append(("qrSVG", .string(qr.svg))) }
+        }
+        return .object(fields)
+    }
 
     /// `POST /pair`. Wrong codes count against `device` (the peer's address, or on loopback
     /// its local user) and against everyone's total.

@@ -172,6 +172,13 @@ enum WebAPIDocument {
                 "responses": { "200": { "description": "{\"sessionId\",\"armedUntil\"}" } }
               }
             },
+            "/api/v1/tvs/{tv}/homekit": {
+              "parameters": [{ "name": "tv", "in": "path", "required": true, "schema": { "type": "string" } }],
+              "get": {
+                "summary": "Whether the daemon serves the TV in Apple Home (photon serve --homekit) and, while no controller is paired, its setup code, setup URI and QR code (SVG)",
+                "responses": { "200": { "description": "{\"homekit\":{\"served\",\"paired\",\"setupCode\",\"setupURI\",\"qrSVG\"}}" } }
+              }
+            },
             "/api/v1/tvs/{tv}/voice": {
               "parameters": [
                 { "name": "tv", "in": "path", "required": true, "schema": { "type": "string" } },

@@ -95,6 +95,11 @@ enum WebRemotePage {
             <summary>Macros</summary>
             <div class="chips" data-list="macros"></div>
           </details>
+          <details data-homekit hidden>
+            <summary>Apple Home</summary>
+            <p>In the Home app: Add Accessory, then scan this code or type <strong data-homekit-code></strong>.</p>
+            <div class="qr" data-homekit-qr></div>
+          </details>
           <p class="footer"><span data-client></span> · <a href="/api/v1/openapi.json">API</a></p>
         </section>
         </main>
@@ -127,6 +132,7 @@ enum WebRemotePage {
         .dpad .right { grid-column: 3; grid-row: 2; } .dpad .down { grid-column: 2; grid-row: 3; }
         .row { display: grid; grid-template-columns: repeat(3, 1fr); gap: 8px; margin-bottom: 8px; }
         .gesture { margin: 12px 0; } .gesture button { width: 100%; } .gesture button.armed { background: var(--accent); color: #fff; }
+        .qr svg { width: 220px; height: 220px; display: block; margin: 8px auto; }
         .voice button[data-action=voice] { width: 100%; } .voice button.live { background: var(--danger); color: #fff; }
         .voice .line button { flex: 1; }
         .hint { color: var(--muted); font-size: 0.85rem; margin: 6px 0; }

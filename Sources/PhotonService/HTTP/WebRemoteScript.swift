@@ -109,6 +109,20 @@ enum WebRemoteScript {
           listen(name);
           refreshStatus(name);
           loadList("apps"); loadList("inputs");
+          loadHomeKit(name);
+        }
+
+        // The Apple Home section: the setup code and its QR code while nobody is paired.
+        async function loadHomeKit(name) {
+          const section = $("[data-homekit]");
+          try {
+            const { homekit } = await api("GET", `/api/v1/tvs/${encodeURIComponent(name)}/homekit`);
+            if (name !== state.tv) return;
+            section.hidden = !(homekit && homekit.served && !homekit.paired && homekit.setupCode);
+            if (section.hidden) return;
+            $("[data-homekit-code]").textContent = homekit.setupCode;
+            $("[data-homekit-qr]").innerHTML = homekit.qrSVG || "";
+          } catch (_) { section.hidden = true; }
         }
 
         async function refreshStatus(name) {
