@@ -132,6 +132,13 @@ import Testing
         try await tv.until("the remap") { tv.door.hosts.withLock { $0[tv.deviceID]?.bridge.keys.withLock { $0[15] } } == .home }
         #expect(try await tv.ask("put 1.15=15").isEmpty)
         try await tv.until("Home") { tv.keys().last == "Home" }
+        // Pause from the Home app: the Roku has one play/pause key, so it gets that; "View TV
+        // Settings" needs a settings key the Roku lacks: refused with HAP's code.
+        let playPauses = tv.keys().filter { $0 == "Play" }.count
+        #expect(try await tv.ask("put 1.17=1").isEmpty)
+        try await tv.until("Play") { tv.keys().filter { $0 == "Play" }.count == playPauses + 1 }
+        let settingsMenu = try await tv.ask("put 1.18=0")
+        #expect((settingsMenu["1.18"] as? [String: Any])?["status"] as? Int == -70410)
         // A key HomeKit does not define is refused with HAP's code, nothing sent.
         let unknownKey = try await tv.ask("put 1.15=12")
         #expect((unknownKey["1.15"] as? [String: Any])?["status"] as? Int == -70410)

@@ -68,7 +68,18 @@ final class HomeKitTelevisionBridge: HAPAccessoryDelegate {
                 guard let key = keys.withLock({ $0[value] }) else { return .invalidValue }
                 commands = [.key(.key(key), .press)]
             case .media(let play):
-                commands = [.key(.key(play == true ? .play : play == false ? .pause : .stop), .press)]
+                let wanted: RemoteKey = play == true ? .play : play == false ? .pause : .stop
+                // A brand with one play/pause key (Roku) gets it, unless the TV already
+                // reports the state asked for.
+                let brand = try await photon.device(deviceID).brand
+                let keys = Set(try photon.registry.adapter(id: brand).keyTable.map(\.key))
+                if keys.contains(wanted) || !keys.contains(.playPause) || wanted == .stop {
+                    commands = [.key(.key(wanted), .press)]
+                } else {
+                    let state = current?.characteristic(HAPTelevision.IIDs.currentMediaState)?.value
+                    if state == .int(play == true ? 0 : 1) { return .success }
+                    commands = [.key(.key(.playPause), .press)]
+                }
             case .volumeStep(let up): commands = [.volume(up ? .up : .down)]
             case .volume(let level): commands = [.setVolume(level)]
             case .mute(let muted):
