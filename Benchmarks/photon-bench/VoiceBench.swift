@@ -53,7 +53,7 @@ enum VoiceBench {
             "| Voice: words right, closed vocabulary (\(closed.count) phrases: commands, app names, user phrases; espeak-ng) | \(percent(closedResult.accuracy)) | — | — |",
             "| Voice: words right, free text (\(free.count) titles outside the grammar, general model) | \(percent(freeResult.accuracy)) | — | — |",
             "| Voice: answers sent as sure (closed / free; wrong among them) | \(closedResult.sure)/\(closed.count) / \(freeResult.sure)/\(free.count) (\(closedResult.sureWrong + freeResult.sureWrong) wrong) | — | — |",
-            "| Voice: recognition time per second of speech (both decodings) | \(String(format: "%.2f", decodeSeconds / audioSeconds)) s | — | — |",
+            "| Voice: recognition time per second of speech (grammar, general model and phone loop) | \(String(format: "%.2f", decodeSeconds / audioSeconds)) s | — | — |",
             "| Voice: Android TV live, first audio piece leaves after speech starts | \(String(format: "%.2f", firstChunkAfterSpeech)) s | — | — |",
         ]
         let notes = [
