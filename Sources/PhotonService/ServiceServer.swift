@@ -129,7 +129,12 @@ public final class ServiceServer: Sendable {
     public func startHomeKit(_ settings: HomeKitDoorSettings) async throws -> HomeKitDoor {
         let door = HomeKitDoor(photon: photon, settings: settings, log: log)
         try await door.start()
-        state.withLock { $0.homeKit = door }
+        state.withLock {
+            $0.homeKit = door
+            $0.reloadHooks.append { [log] in
+                do { try await door.sync() } catch { log.notice("homekit: cannot follow the paired TVs: \(PhotonError.wrap(error).message)") }
+            }
+        }
         return door
     }
 

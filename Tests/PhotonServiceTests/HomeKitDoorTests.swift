@@ -179,6 +179,30 @@ import Testing
         await tv.stop()
     }
 
+    @Test func aReloadOpensAnAccessoryForATVPairedSinceAndClosesAForgottenOnes() async throws {
+        let tv = try await Fixture()
+        var configuration = EmulatedRoku.Configuration()
+        configuration.port = 0
+        configuration.serial = "YN00PHOTON02"
+        configuration.mac = "02:00:00:52:4F:4C"
+        let second = try EmulatedRoku.start(configuration) { _ in }
+        let context = AdapterContext(connector: NetConnector(), clientIdentity: try TestEnvironment.sharedClientIdentity, timeout: .seconds(3))
+        var paired = try await RokuAdapter().pairing(
+            with: Endpoint(host: "127.0.0.1", port: second.port), options: AdapterOptionValues(), context: context
+        ).run(responder: HTTPDoorTests.NoQuestions())
+        paired.device.nickname = "bedroom"
+        try await tv.store.save(paired)
+        await tv.server.reload()
+        #expect(tv.door.ports.count == 2)
+        let port = try #require(tv.door.ports[paired.device.id])
+        #expect(try await tv.store.homeKitAccessory(for: paired.device.id).port == port)
+        _ = try await tv.store.forget("bedroom")
+        await tv.server.reload()
+        #expect(tv.door.ports.keys.sorted() == [tv.deviceID])
+        await second.stop()
+        await tv.stop()
+    }
+
     @Test func theAccessoryIsAnnouncedWithHAPsTXTRecord() async throws {
         // Through the loopback-only avahi-daemon `make test` runs.
         let tv = try await Fixture(announces: true)

@@ -53,12 +53,37 @@ public final class HomeKitDoor: Sendable {
 
     /// Opens an accessory for every paired TV, then follows the store.
     public func start() async throws {
-        for device in try await photon.pairedTVs() { try await open(device) }
+        try await sync()
         let task = Task { [weak self] in
             guard let self else { return }
             await self.followStore()
         }
         watcher.withLock { $0 = task }
+    }
+
+    /// Follows the paired TVs (at start, and at each reload of the store): a TV paired since
+    /// gets its accessory, a forgotten one's accessory closes (its identity stays in the
+    /// store, so pairing the TV again brings the same accessory back).
+    public func sync() async throws {
+        let devices = try await photon.pairedTVs()
+        let current = Set(devices.map(\.id))
+        let gone = hosts.withLock { hosts in
+            let ids = hosts.keys.filter { !current.contains($0) }
+            defer { for id in ids { hosts[id] = nil } }
+            return ids.compactMap { id in hosts[id].map { (id, $0) } }
+        }
+        for (id, host) in gone {
+            await close(id, host)
+            log.notice("homekit: \(host.name) is no longer paired; its accessory is closed")
+        }
+        for device in devices where hosts.withLock({ $0[device.id] == nil }) { try await open(device) }
+    }
+
+    private func close(_ id: String, _ host: Host) async {
+        host.listener.close()
+        host.server.reset(to: host.server.identity)
+        await photon.pool.existing(id)?.unsubscribe(host.subscription)
+        await host.accepting.value
     }
 
     /// The TV's inputs and apps as InputSources, with the identifiers they had before.
@@ -216,11 +241,6 @@ public final class HomeKitDoor: Sendable {
             defer { hosts = [:] }
             return hosts
         }
-        for (id, host) in all {
-            host.listener.close()
-            host.server.reset(to: host.server.identity)
-            await photon.pool.existing(id)?.unsubscribe(host.subscription)
-            await host.accepting.value
-        }
+        for (id, host) in all { await close(id, host) }
     }
 }
