@@ -72,9 +72,15 @@ final class HAPWriteQueue: Sendable {
 
 extension HAPAccessoryServer {
     /// Serves one accepted connection until either side closes it: reads feed the
-    /// connection, one writer drains its queue. A controller that sends nothing for
-    /// `idleTimeout` (none by default: HomeKit controllers keep sessions open) is dropped.
-    public func serve(_ stream: any ByteStream, idleTimeout: Duration? = nil, maximumQueuedBytes: Int = 1 << 20) async {
+    /// connection, one writer drains its queue. A connection that has not verified as a
+    /// paired controller within `verifyWithin` is dropped (pairing included: a person
+    /// typing the code has that long); a verified one may stay idle for `idleTimeout`
+    /// (none by default: HomeKit controllers keep their sessions open). `ended` is called as
+    /// soon as the connection is over, before its socket finishes closing.
+    public func serve(
+        _ stream: any ByteStream, idleTimeout: Duration? = nil, verifyWithin: Duration = .seconds(120), maximumQueuedBytes: Int = 1 << 20,
+        ended: @Sendable () -> Void = {}
+    ) async {
         let queue = HAPWriteQueue(maximumBytes: maximumQueuedBytes)
         let connection = connect(write: { queue.push($0) }, close: { queue.close() })
         let writer = Task {
@@ -88,9 +94,19 @@ extension HAPAccessoryServer {
             // The queue closed (a cut, an overflow) or a write failed: end the reads too.
             await stream.close()
         }
+        let verifyBy = ContinuousClock.now + verifyWithin
         while true {
             do {
-                let bytes = try await stream.read(maxLength: 4096, timeout: idleTimeout)
+                var timeout = idleTimeout
+                if connection.controllerID == nil {
+                    let left = verifyBy - ContinuousClock.now
+                    guard left > .zero else {
+                        delegate.log("homekit: a connection that did not verify in time was closed")
+                        break
+                    }
+                    timeout = left
+                }
+                let bytes = try await stream.read(maxLength: 4096, timeout: timeout)
                 if bytes.isEmpty { break }
                 try await connection.receive(bytes)
             } catch {
@@ -102,6 +118,7 @@ extension HAPAccessoryServer {
         }
         connection.closed()
         queue.close()
+        ended()
         await writer.value
     }
 }

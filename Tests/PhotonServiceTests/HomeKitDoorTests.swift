@@ -27,9 +27,23 @@ import Testing
         let events: Locked<[EmulatorEvent]>
         let store: Store
         let deviceID: String
-        let peer: TestProcess
+        let setupPort: UInt16
+        let accessoryID: String
+        private let started = Locked<TestProcess?>(nil)
+        /// aiohomekit's controller, started at the first command.
+        var peer: TestProcess {
+            get throws {
+                try started.withLock { started in
+                    if let started { return started }
+                    let process = try TestProcess(
+                        try TestEnvironment.python, [TestEnvironment.peerScript("homekit_controller.py"), String(setupPort), accessoryID])
+                    started = process
+                    return process
+                }
+            }
+        }
 
-        init(announces: Bool = false) async throws {
+        init(announces: Bool = false, configure: (inout HomeKitDoorSettings) -> Void = { _ in }) async throws {
             let events = Locked<[EmulatorEvent]>([])
             var configuration = EmulatedRoku.Configuration()
             configuration.port = 0
@@ -51,12 +65,13 @@ import Testing
             settings.address = "127.0.0.1"
             settings.storeCheck = .milliseconds(100)
             settings.announces = announces
+            configure(&settings)
             door = try await server.startHomeKit(settings)
             let port = try #require(door.ports[paired.device.id])
             let record = try await store.homeKitAccessory(for: paired.device.id)
             #expect(record.port == port, "the port is kept for the next start")
-            peer = try TestProcess(
-                try TestEnvironment.python, [TestEnvironment.peerScript("homekit_controller.py"), String(port), record.identity.deviceID])
+            setupPort = port
+            accessoryID = record.identity.deviceID
         }
 
         func keys() -> [String] { events.withLock { $0.filter { $0.name == "key" }.compactMap { $0["key"]?.string } } }
@@ -64,6 +79,7 @@ import Testing
 
         /// Sends one command to aiohomekit and waits for its JSON line.
         func ask(_ command: String) async throws -> [String: Any] {
+            let peer = try self.peer
             let before = peer.standardOutput.split(separator: "\n").count
             peer.writeToStandardInput(command + "\n")
             let end = ContinuousClock.now + .seconds(30)
@@ -88,8 +104,10 @@ import Testing
         }
 
         func stop() async {
-            peer.closeStandardInput()
-            await peer.waitForExit(timeout: .seconds(10))
+            if let peer = started.withLock({ $0 }) {
+                peer.closeStandardInput()
+                await peer.waitForExit(timeout: .seconds(10))
+            }
             await server.stop()
             await roku.stop()
         }
@@ -176,6 +194,46 @@ import Testing
         #expect(films.characteristics.first { $0.type == "E3" }?.value == .string("Films"))
         #expect(films.characteristics.first { $0.type == "135" }?.value == .int(1))
         await again.stop()
+        await tv.stop()
+    }
+
+    @Test func aCrowdIsHeldToTheCapsAndAConnectionThatDoesNotVerifyEnds() async throws {
+        let tv = try await Fixture {
+            $0.maximumConnectionsPerPeer = 2
+            $0.verifyWithin = .milliseconds(300)
+        }
+        let port = try #require(tv.door.ports[tv.deviceID])
+        func connect() async throws -> SocketStream { try await SocketStream.connect(host: "127.0.0.1", port: port, timeout: .seconds(3)) }
+        /// What the accessory answers to an unverified request, or "" once it closed.
+        func answer(_ stream: SocketStream) async -> String {
+            try? await stream.write(Array("GET /accessories HTTP/1.1\r\nHost: tv\r\n\r\n".utf8), timeout: .seconds(3))
+            let bytes = (try? await stream.read(maxLength: 4096, timeout: .seconds(3))) ?? []
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let first = try await connect()
+        let second = try await connect()
+        #expect(await answer(first).hasPrefix("HTTP/1.1 470"))
+        #expect(await answer(second).hasPrefix("HTTP/1.1 470"))
+        // A third from the same address is closed at once.
+        let third = try await connect()
+        #expect(await answer(third) == "")
+
+        // The two that never verified are closed after their time; then there is room again.
+        let closed = (try? await first.read(maxLength: 4096, timeout: .seconds(5))) ?? []
+
+        #expect(closed.isEmpty)
+        _ = try? await second.read(maxLength: 4096, timeout: .seconds(5))
+        // (The door counts a connection out as it closes it: try again a moment.)
+        var admitted = false
+        let end = ContinuousClock.now + .seconds(3)
+        while !admitted, ContinuousClock.now < end {
+            let fourth = try await connect()
+            admitted = await answer(fourth).hasPrefix("HTTP/1.1 470")
+            await fourth.close()
+            if !admitted { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(admitted)
+        for stream in [first, second, third] { await stream.close() }
         await tv.stop()
     }
 

@@ -16,6 +16,12 @@ public struct HomeKitDoorSettings: Sendable {
     public var storeCheck: Duration = .seconds(1)
     /// Whether accessories are announced over mDNS (through avahi-daemon).
     public var announces = true
+    /// Connections one accessory holds at once, and from one address (HAP asks for at
+    /// least 8); more are closed as they come, so a crowd cannot take the daemon's files.
+    public var maximumConnections = 32
+    public var maximumConnectionsPerPeer = 8
+    /// How long a connection may take to verify as a paired controller (pairing included).
+    public var verifyWithin: Duration = .seconds(120)
     public init() {}
 }
 
@@ -165,9 +171,26 @@ public final class HomeKitDoor: Sendable {
         bridge.keys.withLock { $0 = HomeKitRemoteKeys.keyMap(remap: record.keyRemap ?? [:]) }
         let server = HAPAccessoryServer(identity: record.identity, accessory: television.accessory, delegate: bridge)
         bridge.attach(server)
-        let accepting = Task {
+        let (maximum, perPeer, verifyWithin) = (settings.maximumConnections, settings.maximumConnectionsPerPeer, settings.verifyWithin)
+        let accepting = Task { [log] in
+            let open = Locked<[String: Int]>([:])
             await withTaskGroup(of: Void.self) { group in
-                while let stream = try? await listener.accept() { group.addTask { await server.serve(stream) } }
+                while let stream = try? await listener.accept() {
+                    let peer = stream.peerAddress?.host ?? "?"
+                    let admitted = open.withLock { counts in
+                        guard counts.values.reduce(0, +) < maximum, counts[peer, default: 0] < perPeer else { return false }
+                        counts[peer, default: 0] += 1
+                        return true
+                    }
+                    guard admitted else {
+                        log.notice("homekit: \(device.nickname): a connection over the limit was closed")
+                        group.addTask { await stream.close() }
+                        continue
+                    }
+                    group.addTask {
+                        await server.serve(stream, verifyWithin: verifyWithin) { open.withLock { $0[peer, default: 1] -= 1 } }
+                    }
+                }
                 group.cancelAll()
             }
         }
