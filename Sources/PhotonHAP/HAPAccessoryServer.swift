@@ -35,6 +35,9 @@ public final class HAPAccessoryServer: Sendable {
         /// The connection running pair-setup, if any (another one is told Busy).
         var setupOwner: ObjectIdentifier?
         var wrongCodes = 0
+        /// Moves when the server changes its identity and again when the change is stored, so
+        /// a copy of the store read meanwhile is known to be stale (`adopt(_:since:)`).
+        var generation = 0
     }
 
     let state: Locked<State>
@@ -170,11 +173,12 @@ public final class HAPAccessoryServer: Sendable {
             let added = state.withLock { s -> HAPAccessoryIdentity? in
                 guard !s.identity.isPaired else { return nil }
                 s.identity.pairings = [pairing]
+                s.generation += 1
                 return s.identity
             }
             guard let added else { return .pairing(PairSetupAccessory.error(state: 6, .unavailable)) }
             do {
-                try await delegate.store(added)
+                try await store(added)
             } catch {
                 state.withLock { $0.identity.pairings = [] }
                 delegate.log("homekit: pairing not stored: \(PhotonError.wrap(error).message)")
@@ -245,9 +249,10 @@ public final class HAPAccessoryServer: Sendable {
                     guard s.identity.pairings.count < 16 else { return nil }
                     s.identity.pairings.append(HAPPairing(id: id, publicKey: key, isAdmin: permissions == 1))
                 }
+                s.generation += 1
                 return s.identity
             }
-            guard let changed, (try? await delegate.store(changed)) != nil else {
+            guard let changed, (try? await store(changed)) != nil else {
                 return .pairing(PairSetupAccessory.error(state: 2, .unknown))
             }
             delegate.log("homekit: a controller added another (\(permissions == 1 ? "admin" : "user"))")
@@ -258,6 +263,7 @@ public final class HAPAccessoryServer: Sendable {
             }
             let (changed, removed) = state.withLock { s -> (HAPAccessoryIdentity, [String]) in
                 s.identity.pairings.removeAll { $0.id == id }
+                s.generation += 1
                 // Without an admin nobody could manage the rest: the accessory is unpaired.
                 var removed = [id]
                 if !s.identity.pairings.contains(where: \.isAdmin) {
@@ -266,7 +272,7 @@ public final class HAPAccessoryServer: Sendable {
                 }
                 return (s.identity, removed)
             }
-            guard (try? await delegate.store(changed)) != nil else { return .pairing(PairSetupAccessory.error(state: 2, .unknown)) }
+            guard (try? await store(changed)) != nil else { return .pairing(PairSetupAccessory.error(state: 2, .unknown)) }
             delegate.log("homekit: a controller removed a pairing\(changed.isPaired ? "" : "; no admin is left, so the accessory is unpaired")")
             var answer = HAPResponse.pairing(TLV8([(.state, [2])]))
             answer.effect = .cut(removed)
@@ -290,9 +296,22 @@ public final class HAPAccessoryServer: Sendable {
         }
     }
 
+    /// Stores a change the server made, marking the time it takes.
+    private func store(_ identity: HAPAccessoryIdentity) async throws {
+        defer { state.withLock { $0.generation += 1 } }
+        try await delegate.store(identity)
+    }
+
+    /// Where the server's own changes stand: read it before reading the store, and give it
+    /// to `adopt(_:since:)`.
+    public var generation: Int { state.withLock { $0.generation } }
+
     /// Takes the identity as stored now (changed by `photon homekit revoke` or `reset`):
     /// the sessions of controllers no longer paired end; a new key or device id ends all.
-    public func adopt(_ identity: HAPAccessoryIdentity) {
+    /// With `since`, a copy read while the server was changing (or storing) its own
+    /// identity is stale and left for the next read.
+    public func adopt(_ identity: HAPAccessoryIdentity, since generation: Int? = nil) {
+        if let generation, generation != self.generation { return }
         let current = self.identity
         guard identity != current else { return }
         if identity.deviceID != current.deviceID || identity.signingKey != current.signingKey {

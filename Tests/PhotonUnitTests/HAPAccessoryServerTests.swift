@@ -109,6 +109,25 @@ import Testing
         #expect(try TLV8.decode(try answer(lateWritten).body).byte(.error) == TLV8.ErrorCode.maxTries.rawValue)
     }
 
+    @Test func aCopyOfTheStoreReadWhileTheServerChangedIsNotAdopted() throws {
+        let server = try server()
+        var paired = server.identity
+        paired.pairings = [HAPPairing(id: "ADMIN", publicKey: [UInt8](repeating: 1, count: 32), isAdmin: true)]
+        // A copy read before the server's own change (its generation moved since): left alone.
+        let before = server.generation
+        server.state.withLock { s in
+            s.identity = paired
+            s.generation += 1
+        }
+        var stale = paired
+        stale.pairings = []
+        server.adopt(stale, since: before)
+        #expect(server.identity.isPaired)
+        // A copy read after it (a revoke from the CLI): taken.
+        server.adopt(stale, since: server.generation)
+        #expect(!server.identity.isPaired)
+    }
+
     @Test func writtenValuesAreCheckedAgainstTheirFormat() {
         let active = HAPCharacteristic("B0", iid: 11, format: .uint8, permissions: [.read, .write], minimum: 0, maximum: 1, validValues: [0, 1])
         #expect(active.accepting(.int(1)) == .int(1))

@@ -238,11 +238,14 @@ public final class HomeKitDoor: Sendable {
     private func followStore() async {
         while !Task.isCancelled {
             do { try await Task.sleep(for: settings.storeCheck) } catch { return }
-            guard let file = try? await photon.store.homeKitAccessories() else { continue }
             let current = hosts.withLock { $0 }
+            // The servers' own changes are read first: a copy read while one was storing a
+            // pairing is stale, and adopting it would drop that pairing for a moment.
+            let generations = current.mapValues(\.server.generation)
+            guard let file = try? await photon.store.homeKitAccessories() else { continue }
             for (id, host) in current {
                 if let record = file.accessories[id] {
-                    host.server.adopt(record.identity)
+                    host.server.adopt(record.identity, since: generations[id])
                     host.bridge.keys.withLock { $0 = HomeKitRemoteKeys.keyMap(remap: record.keyRemap ?? [:]) }
                 }
                 let identity = host.server.identity
