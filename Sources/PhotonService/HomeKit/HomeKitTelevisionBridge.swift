@@ -114,8 +114,13 @@ final class HomeKitTelevisionBridge: HAPAccessoryDelegate {
         }
     }
 
+    /// Keeps the accessory's pairings as the server changed them. An accessory reset in the
+    /// store meanwhile (`photon homekit reset`) wins: the server takes it at its next read.
     func store(_ identity: HAPAccessoryIdentity) async throws {
-        try await photon.store.updateHomeKitAccessory(for: deviceID) { $0.identity = identity }
+        try await photon.store.updateHomeKitAccessory(for: deviceID) { record in
+            guard record.identity.deviceID == identity.deviceID, record.identity.signingKey == identity.signingKey else { return }
+            record.identity.pairings = identity.pairings
+        }
     }
 
     /// The accessory's inputs in order (an input's instance ids follow from its place).
