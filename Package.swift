@@ -87,13 +87,14 @@ let package = Package(
         // The library façade every caller uses: discover, probe, pair, connect, send (through
         // a CommandRouter), status, wake.
         .target(
-            name: "PhotonKit", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonDiscovery", "PhotonWire"],
+            name: "PhotonKit",
+            dependencies: ["PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonDiscovery", "PhotonWire", "CQREncode"],
             path: "Sources/PhotonKit"),
         .target(
             name: "PhotonService",
             dependencies: [
                 "PhotonCore", "PhotonCrypto", "PhotonNet", "PhotonStore", "PhotonKit", "PhotonWire", "PhotonMQTT", "PhotonVoice", "PhotonHAP",
-                "PhotonDiscovery", "CQREncode",
+                "PhotonDiscovery",
             ],
             path: "Sources/PhotonService"),
         .target(

@@ -1,7 +1,7 @@
 import Foundation
 import PhotonCore
 import PhotonHAP
-import PhotonService
+import PhotonKit
 import PhotonStore
 
 /// `photon homekit show|revoke|reset TV`: each paired TV's HomeKit accessory (served by

@@ -1,6 +1,6 @@
 import Foundation
 import PhotonCore
-import PhotonService
+import PhotonKit
 import PhotonStore
 
 /// `photon web pair|clients|revoke|show`: the companion devices of the daemon's HTTP

@@ -32,7 +32,7 @@ import Testing
         let television: Television
         let listener: TCPListener
         let accepting: Task<Void, Never>
-        let peer: TestProcess
+        let peer: HomeKitController
 
         init() throws {
             let identity = try HAPAccessoryIdentity.fresh(setupCode: try HAPSetupCode("518-08-582"))
@@ -52,32 +52,17 @@ import Testing
                     group.cancelAll()
                 }
             }
-            peer = try TestProcess(
-                try TestEnvironment.python, [TestEnvironment.peerScript("homekit_controller.py"), String(listener.port), identity.deviceID])
+            peer = try HomeKitController(port: listener.port, accessoryID: identity.deviceID)
             self.server = server
             self.television = television
             self.listener = listener
         }
 
         /// Sends one command and waits for its JSON line.
-        func ask(_ command: String) async throws -> [String: Any] {
-            let before = peer.standardOutput.split(separator: "\n").count
-            peer.writeToStandardInput(command + "\n")
-            let end = ContinuousClock.now + .seconds(30)
-            while ContinuousClock.now < end {
-                let lines = peer.standardOutput.split(separator: "\n")
-                if lines.count > before {
-                    return try #require(try JSONSerialization.jsonObject(with: Data(lines[before].utf8)) as? [String: Any])
-                }
-                if peer.status != nil { break }
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            throw TestFailure("no answer to '\(command)'.\nstdout: \(peer.standardOutput)\nstderr: \(peer.standardError)")
-        }
+        func ask(_ command: String) async throws -> [String: Any] { try await peer.ask(command) }
 
         func stop() async {
-            peer.closeStandardInput()
-            await peer.waitForExit(timeout: .seconds(10))
+            await peer.stop()
             listener.close()
             await accepting.value
         }

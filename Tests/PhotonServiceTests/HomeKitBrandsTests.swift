@@ -58,22 +58,8 @@ import Testing
         let door = try await server.startHomeKit(settings)
         let accessory = try await store.homeKitAccessory(for: paired.device.id).identity
         let port = try #require(door.ports[paired.device.id])
-        let peer = try TestProcess(
-            try TestEnvironment.python, [TestEnvironment.peerScript("homekit_controller.py"), String(port), accessory.deviceID])
-        func ask(_ command: String) async throws -> [String: Any] {
-            let before = peer.standardOutput.split(separator: "\n").count
-            peer.writeToStandardInput(command + "\n")
-            let end = ContinuousClock.now + .seconds(30)
-            while ContinuousClock.now < end {
-                let lines = peer.standardOutput.split(separator: "\n")
-                if lines.count > before {
-                    return try #require(try JSONSerialization.jsonObject(with: Data(lines[before].utf8)) as? [String: Any])
-                }
-                if peer.status != nil { break }
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            throw TestFailure("\(brand): no answer to '\(command)'.\nstdout: \(peer.standardOutput)\nstderr: \(peer.standardError)")
-        }
+        let peer = try HomeKitController(port: port, accessoryID: accessory.deviceID)
+        func ask(_ command: String) async throws -> [String: Any] { try await peer.ask(command) }
 
         #expect(try await ask("pair \(accessory.setupCode.formatted)")["paired"] as? Bool == true, "\(brand)")
         let services = try await ask("accessories")["services"] as? [String] ?? []
@@ -94,8 +80,7 @@ import Testing
             let events = try await ask("events 1 10")["events"] as? [[String: Int]] ?? []
             #expect(events.contains(["1.11": active == 1 ? 0 : 1]), "\(brand): \(events)")
         }
-        peer.closeStandardInput()
-        await peer.waitForExit(timeout: .seconds(10))
+        await peer.stop()
         await server.stop()
         await harness.stop()
     }

@@ -29,16 +29,15 @@ import Testing
         let deviceID: String
         let setupPort: UInt16
         let accessoryID: String
-        private let started = Locked<TestProcess?>(nil)
+        private let started = Locked<HomeKitController?>(nil)
         /// aiohomekit's controller, started at the first command.
-        var peer: TestProcess {
+        var peer: HomeKitController {
             get throws {
                 try started.withLock { started in
                     if let started { return started }
-                    let process = try TestProcess(
-                        try TestEnvironment.python, [TestEnvironment.peerScript("homekit_controller.py"), String(setupPort), accessoryID])
-                    started = process
-                    return process
+                    let controller = try HomeKitController(port: setupPort, accessoryID: accessoryID)
+                    started = controller
+                    return controller
                 }
             }
         }
@@ -78,21 +77,7 @@ import Testing
         func launches() -> [String] { events.withLock { $0.filter { $0.name == "launch" }.compactMap { $0["app"]?.string } } }
 
         /// Sends one command to aiohomekit and waits for its JSON line.
-        func ask(_ command: String) async throws -> [String: Any] {
-            let peer = try self.peer
-            let before = peer.standardOutput.split(separator: "\n").count
-            peer.writeToStandardInput(command + "\n")
-            let end = ContinuousClock.now + .seconds(30)
-            while ContinuousClock.now < end {
-                let lines = peer.standardOutput.split(separator: "\n")
-                if lines.count > before {
-                    return try #require(try JSONSerialization.jsonObject(with: Data(lines[before].utf8)) as? [String: Any])
-                }
-                if peer.status != nil { break }
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            throw TestFailure("no answer to '\(command)'.\nstdout: \(peer.standardOutput)\nstderr: \(peer.standardError)")
-        }
+        func ask(_ command: String) async throws -> [String: Any] { try await peer.ask(command) }
 
         /// Waits until `condition` holds (the emulator saw what the door sent).
         func until(_ what: String, _ condition: () -> Bool) async throws {
@@ -104,10 +89,7 @@ import Testing
         }
 
         func stop() async {
-            if let peer = started.withLock({ $0 }) {
-                peer.closeStandardInput()
-                await peer.waitForExit(timeout: .seconds(10))
-            }
+            if let peer = started.withLock({ $0 }) { await peer.stop() }
             await server.stop()
             await roku.stop()
         }

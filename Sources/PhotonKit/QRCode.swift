@@ -4,6 +4,7 @@ import CQREncode
 /// blocks, dark on light, so it scans on a dark terminal too) or for a page (SVG): the web
 /// pairing URL and HomeKit's setup payload.
 public struct QRCode: Sendable {
+    /// Modules on a side.
     public let width: Int
     let modules: [UInt8]
 
