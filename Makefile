@@ -21,11 +21,19 @@ build:
 ## Pure suites (codecs, the router, the session service over in-memory sessions, the
 ## store) run in parallel: they are the test targets in PURE_TESTS (a new pure suite goes
 ## in Tests/PhotonUnitTests). Suites with real peers — TLS servers, emulators, child
-## processes, avahi-daemon, mosquitto — run one at a time, since on a 2-core machine
-## running them at once turns CPU contention into spurious timeouts. Each phase runs under
-## a watchdog (scripts/run-tests.sh): one stuck past its limit prints its threads and the
-## tests still open, and fails, instead of hanging CI.
+## processes, avahi-daemon, mosquitto — run one test at a time within a shard, and the
+## shards run at once (scripts/run-shards.sh): the PhotonCLITests suites of the doors
+## (voice, the web remote in Chromium, MQTT, the terminal remote), the rest of
+## PhotonCLITests, the brands' targets with their end-to-end suites, and every other
+## target. Each shard's filter is another's skip, so every real-peer test runs exactly
+## once; a new suite or target lands in the cli or the last shard. Shards share no fixed port, system daemon or global file (the suites that
+## use avahi-daemon are all in the last). Each runs under a watchdog (scripts/run-tests.sh):
+## one stuck past its limit prints its threads and the tests still open, and fails,
+## instead of hanging CI.
 PURE_TESTS = PhotonCoreTests\.|PhotonCryptoTests\.|PhotonStoreTests\.|PhotonUnitTests\.
+DOOR_TESTS = ^PhotonCLITests\.(VoiceEndToEndTests|WebRemoteBrowserTests|MQTTBridgeTests|KeyboardRemoteTmuxTests)
+BRAND_TESTS = ^AndroidTVTests\. ^AppleTVTests\. ^FireTVTests\. ^LGWebOSTests\. ^PhilipsTests\. ^RokuTests\. ^SamsungTVTests\. ^SonyTests\. ^VizioTests\.
+BRAND_CLI_TESTS = ^PhotonCLITests\.(AndroidTVEndToEndTests|SamsungEndToEndTests|FrameEndToEndTests|LGEndToEndTests|RokuEndToEndTests|FireTVEndToEndTests|SonyEndToEndTests|PhilipsEndToEndTests|VizioEndToEndTests)
 test:
 	scripts/setup.sh test
 	scripts/check-format.sh
@@ -33,7 +41,11 @@ test:
 	.build/debug/custom-adapter-demo
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	scripts/run-tests.sh 300 pure $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter '$(PURE_TESTS)'
-	scripts/run-tests.sh 600 real-peer $(SWIFT) test --skip-build --no-parallel $(SWIFT_FLAGS) --skip '$(PURE_TESTS)'
+	scripts/run-shards.sh 600 "$$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/PhotonPackageTests.xctest" \
+		doors '$(DOOR_TESTS)' - \
+		cli '^PhotonCLITests\.' '$(DOOR_TESTS) $(BRAND_CLI_TESTS)' \
+		brands '$(BRAND_TESTS) $(BRAND_CLI_TESTS)' - \
+		core - '$(PURE_TESTS) ^PhotonCLITests\. $(BRAND_TESTS)'
 
 ## make bench: release-built benchmarks; writes docs/benchmarks.md
 bench:

@@ -33,7 +33,8 @@ done
 echo "run-tests: the $phase tests ran past ${limit} s; they are stuck, not slow" >&2
 descendants() { local child; for child in $(ps -o pid= --ppid "$1"); do echo "$child"; descendants "$child"; done; }
 tests=
-for pid in $(descendants "$runner"); do
+# The test process is the runner itself when the test binary is run directly (stdbuf execs it).
+for pid in "$runner" $(descendants "$runner"); do
     case "$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null)" in *.xctest*) tests=$pid; break ;; esac
 done
 echo "run-tests: tests that started and have not ended:" >&2

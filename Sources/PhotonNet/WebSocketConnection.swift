@@ -51,6 +51,11 @@ public final class WebSocketConnection: MessageStream {
         get async { closeState.withLock { $0.peerCode } }
     }
 
+    /// True once either side has begun to close (a close frame sent or received, or the
+    /// peer gone). It turns true before the close frame goes out, so a peer that has seen
+    /// the close never finds the connection still counted as open.
+    public var isClosing: Bool { closeState.withLock { $0.sentClose || $0.peerCode != nil } }
+
     // MARK: receiving
 
     public func receive(timeout: Duration?) async throws -> WebSocketMessage? {

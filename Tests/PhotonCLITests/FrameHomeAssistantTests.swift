@@ -24,13 +24,16 @@ import Testing
         let ha = try await MQTTBridgeTests.HomeAssistant(port: broker.port, site: "lab")
         ha.daemon = daemon
         let topic = "photon/lab/samsung-0200005a4d53"
-        try await ha.wait("the art power state") { ha.payloads("\(topic)/power_state").last == "art" }
-        #expect(ha.payloads("\(topic)/power").last == "OFF")
+        // The power state and the power switch are two topics, published one after the other.
+        try await ha.wait("the art power state and the switch off") {
+            ha.payloads("\(topic)/power_state").last == "art" && ha.payloads("\(topic)/power").last == "OFF"
+        }
         let config = ha.messages.last { $0.topic == "homeassistant/device/photon_lab_samsung-0200005a4d53/config" }?.payload ?? ""
         #expect(config.contains("\(topic)/art/set") && config.contains("\"art\""), "\(config)")
         try await ha.publish("\(topic)/art/set", "OFF")
-        try await ha.wait("the on power state") { ha.payloads("\(topic)/power_state").last == "on" }
-        #expect(ha.payloads("\(topic)/power").last == "ON")
+        try await ha.wait("the on power state and the switch on") {
+            ha.payloads("\(topic)/power_state").last == "on" && ha.payloads("\(topic)/power").last == "ON"
+        }
         #expect(tv.events("art_mode").compactMap { $0["value"] as? String } == ["off"])
     }
 }

@@ -33,6 +33,24 @@ extension StreamTests {
         #expect(ContinuousClock.now - started < .seconds(15))
     }
 
+    /// An oversize message closes the connection with 1009, and the connection says it is
+    /// closing before the peer can have read that close (a server counting open streams per
+    /// client relies on it).
+    @Test func anOversizeMessageMarksTheConnectionClosingBeforeThePeerSeesTheClose() async throws {
+        let (listener, client, server) = try await connectedPair()
+        defer { listener.close() }
+        let ws = WebSocketConnection(stream: server, role: .server, maxMessageSize: 16)
+        #expect(!ws.isClosing)
+        try await client.write(
+            WebSocketFrame(opcode: .binary, payload: [UInt8](repeating: 1, count: 17)).encoded(maskingKey: [1, 2, 3, 4]), timeout: .seconds(5))
+        let receiving = Task { try await ws.receive(timeout: .seconds(5)) }
+        let close = try await client.read(maxLength: 64, timeout: .seconds(5))
+        #expect(ws.isClosing, "the peer read the close while the connection still counted as open")
+        #expect(close.first == 0x88 && Array(close.dropFirst(2).prefix(2)) == [0x03, 0xF1], "\(close)")  // close, 1009
+        #expect((await receiving.result.error as? PhotonError)?.code == .messageTooLarge)
+        await client.close()
+    }
+
     @Test func forbiddenCloseCodesAndReasonsAreProtocolErrors() async throws {
         func closeWith(_ payload: [UInt8]) async throws -> (Result<WebSocketMessage?, any Error>, UInt16?) {
             let (listener, client, server) = try await connectedPair()

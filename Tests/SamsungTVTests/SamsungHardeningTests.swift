@@ -52,6 +52,8 @@ import Testing
         var plain = paired.device
         plain.port = tv.restPort
         func channels() -> Int { events.named("client_connected").count + events.named("client_rejected").count }
+        // The pairing's own channel is recorded by the TV as it comes, maybe after pairing returned.
+        try await events.wait(for: "client_connected")
         let connectsBefore = channels()
         let error = await #expect(throws: PhotonError.self) {
             _ = try await adapter.openSession(device: plain, secrets: paired.secrets, context: ctx)
@@ -59,8 +61,12 @@ import Testing
         #expect(error?.code == .authenticationRefused)
         #expect(error?.message.contains("clear text") == true)
         #expect(error?.hint?.contains(":8002") == true)
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(channels() == connectsBefore)
+        // A marker after it: a session on the TLS port. Its channel is the only one the TV saw
+        // since (a plain-port attempt would have connected before it).
+        let marker = try await adapter.openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        await marker.close()
+        try await events.wait(for: "client_connected", count: connectsBefore + 1)
+        #expect(channels() == connectsBefore + 1)
     }
 
     @Test func tokensAreASCIIAndEscapedInTheURL() {
