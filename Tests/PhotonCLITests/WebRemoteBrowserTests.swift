@@ -58,7 +58,7 @@ import Testing
         let url = try #require((try JSONSerialization.jsonObject(with: Data(ready.utf8)) as? [String: Any])?["http"] as? String)
         #expect(url.hasPrefix("http://127.0.0.1:"))
         let shown = try await e2e.finished(home, ["web", "show", "--json"])
-        #expect(shown.standardOutput.contains(url), "\(shown.standardOutput)")
+        #expect(shown.standardOutput.contains(url), "\(shown.status.map(String.init) ?? "?"): \(shown.standardOutput) \(shown.standardError)")
         // On loopback no phone can open the door, and `web pair` says so (newcomer #25).
         let onLoopback = try await e2e.finished(home, ["web", "pair"])
         #expect(onLoopback.standardOutput.contains("a phone cannot open it"), "\(onLoopback.standardOutput)")

@@ -14,6 +14,8 @@ public final class TestProcess: @unchecked Sendable {
     /// `isRunning` can turn false before `terminationStatus` may be read, and reading it
     /// then traps, so waits go by this instead.
     private let exitStatus = Locked<Int32?>(nil)
+    /// How many of the two output pipes have reached their end (every writer closed them).
+    private let drainedPipes = Locked(0)
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
@@ -29,13 +31,14 @@ public final class TestProcess: @unchecked Sendable {
         // concurrently and interleave them).
         for (pipe, isError) in [(stdoutPipe, false), (stderrPipe, true)] {
             let handle = pipe.fileHandleForReading
-            let thread = Thread { [collected] in
+            let thread = Thread { [collected, drainedPipes] in
                 while true {
                     let data = handle.availableData
                     if data.isEmpty { break }
                     let text = String(decoding: data, as: UTF8.self)
                     collected.withLock { if isError { $0.err += text } else { $0.out += text } }
                 }
+                drainedPipes.withLock { $0 += 1 }
             }
             thread.start()
         }
@@ -79,10 +82,12 @@ public final class TestProcess: @unchecked Sendable {
         while status == nil && ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
         if status == nil { terminate() }
         // The termination handler runs shortly after the end; then the readers drain the
-        // last output.
+        // last output, up to the pipes' end (a busy machine can take a while to schedule
+        // them). A child that left a process of its own holding the pipes gets a bound.
         let recorded = ContinuousClock.now + .seconds(5)
         while status == nil && ContinuousClock.now < recorded { try? await Task.sleep(for: .milliseconds(5)) }
-        try? await Task.sleep(for: .milliseconds(30))
+        let drained = ContinuousClock.now + .seconds(2)
+        while drainedPipes.withLock({ $0 }) < 2 && ContinuousClock.now < drained { try? await Task.sleep(for: .milliseconds(2)) }
         return status ?? -1
     }
 
