@@ -214,7 +214,10 @@ public struct ArgumentParser<Context>: Sendable {
             .map { $0.words[prefix.count] }
         let typed = words.last!
         let shown = (prefix + [typed]).joined(separator: " ")
-        if let suggestion = Suggestions.closest(to: typed, in: Array(Set(level))) {
+        // In the table's order, so a tie between two suggestions is always broken the same way.
+        var seen = Set<String>()
+        let candidates = level.filter { seen.insert($0).inserted }
+        if let suggestion = Suggestions.closest(to: typed, in: candidates) {
             return PhotonError(
                 .usage, "unknown command '\(toolName) \(Redaction.sanitize(shown))'",
                 hint: "did you mean '\(toolName) \((prefix + [suggestion]).joined(separator: " "))'?")

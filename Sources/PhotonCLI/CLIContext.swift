@@ -26,7 +26,7 @@ public struct CLIContext: Sendable {
     /// The library façade of this process: one per command line, so every command of it
     /// goes through one in-process router.
     public var photon: Photon {
-        get throws { try facadeBox.get { try Photon(adapters: registry, paths: paths, timeout: timeout, log: log) } }
+        get throws { try facadeBox.get { try Photon(adapters: registry, paths: paths, timeout: timeout, log: log, cachesStore: true) } }
     }
     let facadeBox = Box<Photon>()
     let chosen = Box<any TVControl>()

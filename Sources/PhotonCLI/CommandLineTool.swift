@@ -30,6 +30,25 @@ public enum PhotonCommandLine {
         ArgumentParser(commands: CommandTable.all(registry), globalOptions: globalOptions)
     }
 
+    /// The command line parsed. A command of the catalog (`key`, `volume`, `launch`…, what a
+    /// cold key press runs) is parsed against the catalog's commands alone, which skips
+    /// building the other commands' specs and help (most of a millisecond of a cold `photon
+    /// key`). The catalog's commands come first in the whole table, so what parses there
+    /// parses the same in it; help, `--version`, other commands and every error go through
+    /// the whole table, so their output is the same.
+    public static func parse(_ arguments: [String], registry: AdapterRegistry = BuiltInPlugins.adapters) throws -> ParsedCommand {
+        if let word = arguments.first(where: { !$0.hasPrefix("-") }) {
+            let control = ControlCommands.specs(registry)
+            if control.contains(where: { $0.words == [word] }),
+                let parsed = try? ArgumentParser(commands: control, globalOptions: globalOptions).parse(arguments),
+                parsed.command != nil, !parsed.helpRequested, !parsed.flag("version")
+            {
+                return parsed
+            }
+        }
+        return try parser(for: registry).parse(arguments)
+    }
+
     /// Runs the tool with `arguments` (without the program name).
     public static func run(
         _ arguments: [String], terminal: any Terminal = StandardTerminal(),
@@ -59,14 +78,13 @@ public enum PhotonCommandLine {
             return 0
         }
         do {
-            let parser = parser(for: registry)
-            let parsed = try parser.parse(arguments)
+            let parsed = try parse(arguments, registry: registry)
             if parsed.flag("version") {
                 terminal.write(wantsJSON ? JSONValue.object([("version", .string(version))]).encoded + "\n" : "photon \(version)\n")
                 return 0
             }
             guard let command = parsed.command else {
-                terminal.write(HelpText.overview(parser, registry: registry))
+                terminal.write(HelpText.overview(parser(for: registry), registry: registry))
                 return parsed.helpRequested ? 0 : 2
             }
             if parsed.helpRequested {

@@ -7,7 +7,7 @@ import PhotonHAP
 /// secret), the port it listens on (stable across restarts, so controllers find it where
 /// they left it), and the identifiers its inputs and apps were given (stable, so a scene
 /// that picks "HDMI 2" keeps picking it).
-public struct HomeKitFile: Codable, Sendable {
+public struct HomeKitFile: Codable, Sendable, VersionedStoreFile {
     public static let currentSchemaVersion = 1
     public var schemaVersion = HomeKitFile.currentSchemaVersion
     /// By the TV's device id.

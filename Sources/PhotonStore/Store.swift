@@ -182,25 +182,33 @@ public struct Store: Sendable {
 
     private struct VersionProbe: Decodable { var schemaVersion: Int? }
 
-    func load<T: Decodable>(_ type: T.Type, from url: URL, schemaVersion: Int) throws -> T? {
+    /// Reads one of the store's files: nil when it does not exist. A file written by a newer
+    /// Photon is refused and left alone; a damaged one is kept aside. The version is checked
+    /// on the decoded file, and the file read a second time only when it does not decode
+    /// (to tell a newer schema from damage), so a cold command decodes each file once.
+    func load<T: VersionedStoreFile>(_ type: T.Type, from url: URL, schemaVersion: Int) throws -> T? {
         guard let data = try SecureFiles.read(url) else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        if let probe = try? decoder.decode(VersionProbe.self, from: data), let version = probe.schemaVersion,
-            version > schemaVersion
-        {
-            throw PhotonError(
+        func newer(_ version: Int) -> PhotonError {
+            PhotonError(
                 .storeCorrupt, "\(url.path) was written by a newer Photon (schema \(version), this one reads \(schemaVersion))",
                 hint: "upgrade Photon; the file was left untouched")
         }
+        let decoded: T
         do {
-            return try decoder.decode(T.self, from: data)
+            decoded = try decoder.decode(T.self, from: data)
         } catch {
+            if let probe = try? decoder.decode(VersionProbe.self, from: data), let version = probe.schemaVersion, version > schemaVersion {
+                throw newer(version)
+            }
             let kept = SecureFiles.keepAside(url)
             throw PhotonError(
                 .storeCorrupt, "\(url.lastPathComponent) is damaged and cannot be read (\(Self.describe(error)))",
                 hint: "it was kept as \(kept.path) and a fresh file will be started; restore it from there if you can")
         }
+        guard decoded.schemaVersion <= schemaVersion else { throw newer(decoded.schemaVersion) }
+        return decoded
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -263,3 +271,11 @@ public enum DeviceNaming {
         return joined.isEmpty ? "tv" : String(joined.prefix(40))
     }
 }
+
+/// A file of the store: it says which schema wrote it, so a newer one is never misread.
+protocol VersionedStoreFile: Decodable {
+    var schemaVersion: Int { get }
+}
+
+extension DeviceFile: VersionedStoreFile {}
+extension SecretFile: VersionedStoreFile {}

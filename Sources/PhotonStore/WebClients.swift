@@ -6,7 +6,7 @@ import PhotonCrypto
 /// the pairing code waiting to be used, and the door's own HTTPS identity. Kept in
 /// `web-clients.json` in the data directory (0600): tokens only as SHA-256 hashes, so the
 /// file never holds what a client presents.
-public struct WebClientFile: Codable, Sendable {
+public struct WebClientFile: Codable, Sendable, VersionedStoreFile {
     public static let currentSchemaVersion = 1
     public var schemaVersion = WebClientFile.currentSchemaVersion
     public var pairing: WebPairing?

@@ -126,8 +126,15 @@ import Testing
         // Valid JSON from a newer Photon: refused, left in place.
         let newer = Data(#"{"schemaVersion": 99, "devices": []}"#.utf8)
         try SecureFiles.writeAtomically(newer, to: store.paths.devicesFile)
-        await #expect(throws: PhotonError.self) { try await store.devices() }
+        let refused = await #expect(throws: PhotonError.self) { try await store.devices() }
+        #expect(refused?.message.contains("newer Photon (schema 99") == true, "\(String(describing: refused))")
         #expect(try Data(contentsOf: store.paths.devicesFile) == newer)
+        // A newer layout this Photon cannot decode at all is still a newer file, not damage.
+        let reshaped = Data(#"{"schemaVersion": 2, "devices": {"tv": {}}}"#.utf8)
+        try SecureFiles.writeAtomically(reshaped, to: store.paths.devicesFile)
+        let newerLayout = await #expect(throws: PhotonError.self) { try await store.devices() }
+        #expect(newerLayout?.message.contains("newer Photon (schema 2") == true, "\(String(describing: newerLayout))")
+        #expect(try Data(contentsOf: store.paths.devicesFile) == reshaped)
         // Binary garbage in the secret file.
         try SecureFiles.writeAtomically(Data([0xFF, 0x00, 0x13, 0x37]), to: store.paths.secretsFile)
         do {

@@ -20,6 +20,32 @@ import Testing
         #expect(short.flag("verbose"))
     }
 
+    /// A cold key press parses against the catalog's commands alone; every line of every
+    /// command's examples (and the same lines with options moved about, a typo and `--help`)
+    /// parses to exactly what the whole table gives, or fails with the same message.
+    @Test func theCatalogFastPathParsesAsTheWholeTable() throws {
+        func outcome(_ body: () throws -> ParsedCommand) -> String {
+            do {
+                let parsed = try body()
+                return "\(parsed.command?.name ?? "-") \(parsed.arguments) \(parsed.values.sorted { $0.key < $1.key }) \(parsed.helpRequested)"
+            } catch {
+                return "error: \(error)"
+            }
+        }
+        var lines: [[String]] = []
+        for command in parser.commands {
+            for example in command.examples where example.hasPrefix("photon ") && !example.contains("\"") && !example.contains("'") {
+                let words = example.split(separator: " ").dropFirst().map(String.init)
+                lines += [words, ["--json"] + words, words + ["--timeout", "2"], words + ["--help"], words + ["--bogus"], words + ["--version"]]
+            }
+        }
+        lines += [["key"], ["key", "--long"], ["volume", "tv", "101"], ["key", "tv", "home", "--hold", "x"], ["kye", "tv", "home"]]
+        #expect(lines.count > 100)
+        for line in lines {
+            #expect(outcome { try PhotonCommandLine.parse(line) } == outcome { try parser.parse(line) }, "\(line)")
+        }
+    }
+
     /// A "power on" step of a macro can be pointed at a broadcast address, as `photon power
     /// on --broadcast` can (newcomer #24); follow takes the same.
     @Test func runAndFollowTakeBroadcastAddresses() throws {
