@@ -15,14 +15,16 @@ extension DaemonTests {
         let commandID = UUID().uuidString
         let now = Date().timeIntervalSince1970
         var answers: [String] = []
-        for _ in 0..<2 {
+        // The same command twice, then a marker with an id of its own: the TV takes one
+        // TV's commands in order, so once the marker arrived a duplicate would have too.
+        for id in [commandID, commandID, UUID().uuidString] {
             let client = try await DaemonClient.connect(path: setup.socket, timeout: .seconds(5))
             do {
                 _ = try await client.request(
                     "send",
                     [
-                        ("tv", "tv"), ("commandId", .string(commandID)), ("issuedAt", .double(now)), ("expiresAt", .double(now + 8)),
-                        ("command", .object([("key", "home")])),
+                        ("tv", "tv"), ("commandId", .string(id)), ("issuedAt", .double(now)), ("expiresAt", .double(now + 8)),
+                        ("command", .object([("key", id == commandID ? "home" : "back")])),
                     ])
                 answers.append("ok")
             } catch let error as PhotonError {
@@ -31,9 +33,11 @@ extension DaemonTests {
             await client.close()
         }
         #expect(answers.first == "ok")
-        #expect(answers.last?.contains("duplicate") == true, "\(answers)")
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(setup.emulator.events("key").count == 1)
+        #expect(answers[1].contains("duplicate") == true, "\(answers)")
+        #expect(answers.last == "ok")
+        let arrived = ContinuousClock.now + .seconds(10)
+        while setup.emulator.events("key").count < 2, ContinuousClock.now < arrived { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(setup.emulator.events("key").count == 2, "the command once, then the marker")
     }
 }
 

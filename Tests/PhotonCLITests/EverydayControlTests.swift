@@ -71,9 +71,11 @@ import Testing
         let label = try await run(home, ["input", "den", "PlayStation"])
         #expect(label.process.terminationStatus == 6)
         #expect(try await run(home, ["input", "den", "HDMI 2"]).process.terminationStatus == 0)
-        try await Task.sleep(for: .milliseconds(200))
+        // A marker after it: the emulator prints in order, so once it shows, nothing else is coming.
+        #expect(try await run(home, ["key", "den", "home"]).process.terminationStatus == 0)
+        try await MacroRunTests.waitUntil { samsung.events("key").count >= 2 }
         #expect(inputs(samsung) == ["hdmi2"])
-        #expect(samsung.events("key").compactMap { $0["key"] as? String } == ["KEY_HDMI2"])
+        #expect(samsung.events("key").compactMap { $0["key"] as? String } == ["KEY_HDMI2", "KEY_HOME"])
     }
 
     /// `photon status TV | head -1`: a reader that goes away ends the command quietly, by

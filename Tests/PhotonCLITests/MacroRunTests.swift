@@ -46,8 +46,10 @@ import Testing
         let typo = try await run(home, ["run", "den", "key home", "lunch youtube"])
         #expect(typo.process.terminationStatus == 2)
         #expect(typo.standardError.contains("step 2"), "\(typo.standardError)")
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(roku.events("key").compactMap { $0["key"] as? String } == ["Home", "Up", "Down", "Down", "Select", "Home"])
+        // A marker after them: the emulator prints in order, so once it shows, nothing else is coming.
+        #expect(try await run(home, ["run", "den", "key back"]).process.terminationStatus == 0)
+        try await Self.waitUntil { roku.events("key").count >= 7 }
+        #expect(roku.events("key").compactMap { $0["key"] as? String } == ["Home", "Up", "Down", "Down", "Select", "Home", "Back"])
 
         // Saved macros: from a file with comments, run by name, listed, shown, deleted.
         let file = home.appendingPathComponent("evening.txt")
@@ -90,8 +92,9 @@ import Testing
         let power = try await run(home, ["run", "den", "power off", "wait-for power standby 5s", "wait-for power on 500ms", "key home"])
         #expect(power.process.terminationStatus == 3, "\(power.standardError)")
         #expect(power.standardError.contains("step 3"), "\(power.standardError)")
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(lg.events("key").compactMap { $0["key"] as? String } == ["ENTER"])
+        #expect(try await run(home, ["run", "den", "key back"]).process.terminationStatus == 0)
+        try await Self.waitUntil { lg.events("key").count >= 2 }
+        #expect(lg.events("key").compactMap { $0["key"] as? String } == ["ENTER", "BACK"])
     }
 
     /// Through the daemon the macro is one request that the daemon runs to its end: a
@@ -112,8 +115,17 @@ import Testing
         try await Task.sleep(for: .milliseconds(400))
         client.terminate()
         _ = await client.waitForExit()
-        try await Task.sleep(for: .milliseconds(1500))
-        #expect(roku.events("key").compactMap { $0["key"] as? String } == ["Home", "Up", "Left", "Right"])
+        try await Self.waitUntil { roku.events("key").count >= 4 }
+        // And nothing after it: a marker through the daemon arrives next.
+        #expect(try await run(home, ["key", "den", "back"]).process.terminationStatus == 0)
+        try await Self.waitUntil { roku.events("key").count >= 5 }
+        #expect(roku.events("key").compactMap { $0["key"] as? String } == ["Home", "Up", "Left", "Right", "Back"])
         daemon.terminate()
+    }
+
+    /// Waits (at most 10 s) until `condition` holds; what the test checks comes after.
+    static func waitUntil(_ condition: () -> Bool) async throws {
+        let end = ContinuousClock.now + .seconds(10)
+        while !condition(), ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(10)) }
     }
 }

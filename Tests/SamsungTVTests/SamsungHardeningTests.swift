@@ -33,10 +33,11 @@ import Testing
         try await CommandDeadline.$expiresAt.withValue(Date().addingTimeInterval(0.7)) {
             try await session.send(.longPress(.key(.volumeUp), milliseconds: 300))
         }
-        try await events.wait(for: "key", count: 3)
-        try await Task.sleep(for: .milliseconds(300))
+        // A marker after them: the TV takes one connection's keys in order.
+        try await session.send(.key(.key(.menu), .press))
+        try await events.wait(for: "key", count: 4)
         let keys = events.named("key").map { "\($0["key"]?.string ?? "")/\($0["cmd"]?.string ?? "")" }
-        #expect(keys == ["KEY_HOME/Click", "KEY_VOLUP/Press", "KEY_VOLUP/Release"])
+        #expect(keys == ["KEY_HOME/Click", "KEY_VOLUP/Press", "KEY_VOLUP/Release", "KEY_MENU/Click"])
     }
 
     @Test func aStoredTokenNeverGoesOverAPlainPort() async throws {
