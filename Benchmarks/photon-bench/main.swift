@@ -54,6 +54,8 @@ while let first = arguments.first {
             exit(2)
         }
         print(rows.joined(separator: "\n"))
+        // The brand's cold-key breakdown, when its rows measured one.
+        for section in ColdKeyBreakdown.sections.withLock({ $0 }) { print("\n" + section) }
         exit(0)
     }
     if first == "--output", let path = arguments.first {
