@@ -23,15 +23,15 @@ build:
 ## in Tests/PhotonUnitTests). Suites with real peers — TLS servers, emulators, child
 ## processes, avahi-daemon, mosquitto — run one test at a time within a shard, and the
 ## shards run at once (scripts/run-shards.sh): the PhotonCLITests suites of the doors
-## (voice, the web remote in Chromium, MQTT, the terminal remote), the rest of
-## PhotonCLITests, the brands' targets with their end-to-end suites, and every other
-## target. Each shard's filter is another's skip, so every real-peer test runs exactly
-## once; a new suite or target lands in the cli or the last shard. Shards share no fixed port, system daemon or global file (the suites that
-## use avahi-daemon are all in the last). Each runs under a watchdog (scripts/run-tests.sh):
-## one stuck past its limit prints its threads and the tests still open, and fails,
-## instead of hanging CI.
+## (voice, the web remote in Chromium, the MQTT bridge), the rest of PhotonCLITests, the
+## brands' targets with their end-to-end suites, and every other target. Each shard's
+## filter is another's skip, so every real-peer test runs exactly once; a new suite or
+## target lands in the cli or the last shard. Shards share no fixed port, system daemon or
+## global file (the suites that use avahi-daemon are all in the last). Each runs under a
+## watchdog (scripts/run-tests.sh): one stuck past its limit prints its threads and the
+## tests still open, and fails, instead of hanging CI.
 PURE_TESTS = PhotonCoreTests\.|PhotonCryptoTests\.|PhotonStoreTests\.|PhotonUnitTests\.
-DOOR_TESTS = ^PhotonCLITests\.(VoiceEndToEndTests|WebRemoteBrowserTests|MQTTBridgeTests|KeyboardRemoteTmuxTests)
+DOOR_TESTS = ^PhotonCLITests\.(VoiceEndToEndTests|WebRemoteBrowserTests|MQTTBridgeTests)
 BRAND_TESTS = ^AndroidTVTests\. ^AppleTVTests\. ^FireTVTests\. ^LGWebOSTests\. ^PhilipsTests\. ^RokuTests\. ^SamsungTVTests\. ^SonyTests\. ^VizioTests\.
 BRAND_CLI_TESTS = ^PhotonCLITests\.(AndroidTVEndToEndTests|SamsungEndToEndTests|FrameEndToEndTests|LGEndToEndTests|RokuEndToEndTests|FireTVEndToEndTests|SonyEndToEndTests|PhilipsEndToEndTests|VizioEndToEndTests)
 test:

@@ -17,8 +17,13 @@ final class Socket: Sendable {
 
     /// Flags every socket is created with: non-blocking and close-on-exec from birth. A
     /// descriptor that is blocking even for an instant can hang a cooperative thread (and,
-    /// on a small machine, every task) if a stale call ever reaches it.
+    /// on a small machine, every task) if a stale call ever reaches it. Every recv and send
+    /// also says MSG_DONTWAIT, so none can block even if the descriptor's mode was changed
+    /// under us (seen once in a test run: a cooperative thread stuck in recv on a blocking
+    /// descriptor, every other task starved behind it).
     static let birthFlags = Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+    /// MSG_DONTWAIT, for every recv and send.
+    static let noWait = Int32(MSG_DONTWAIT)
 
     init(adopting fd: Int32) {
         let flags = fcntl(fd, F_GETFL)
@@ -68,7 +73,7 @@ final class Socket: Sendable {
             var failure: Int32 = 0
             guard
                 let n = withOpenDescriptor({ fd -> Int in
-                    let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                    let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Self.noWait) }
                     if n < 0 { failure = errno }
                     return n
                 })

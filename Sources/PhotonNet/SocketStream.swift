@@ -36,7 +36,7 @@ public final class SocketStream: ByteStream {
                 var failure: Int32 = 0
                 var open = true
                 let bytes = ReadScratch.read(maxLength: maxLength) { buffer in
-                    let n = socket.withOpenDescriptor { recv($0, buffer.baseAddress, buffer.count, 0) }
+                    let n = socket.withOpenDescriptor { recv($0, buffer.baseAddress, buffer.count, Socket.noWait) }
                     if let n, n < 0 { failure = errno }
                     open = n != nil
                     return n ?? 0
@@ -62,7 +62,7 @@ public final class SocketStream: ByteStream {
                 var failure: Int32 = 0
                 let sent = bytes.withUnsafeBytes { buffer in
                     socket.withOpenDescriptor { fd -> Int in
-                        let n = send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                        let n = send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL) | Socket.noWait)
                         if n < 0 { failure = errno }
                         return n
                     }

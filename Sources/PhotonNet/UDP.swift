@@ -18,7 +18,7 @@ public enum UDPSender {
             setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &one, socklen_t(MemoryLayout<Int32>.size))
         }
         let sent = payload.withUnsafeBytes { bytes in
-            address.withSockaddr { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, $1) }
+            address.withSockaddr { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Socket.noWait, $0, $1) }
         }
         guard sent == payload.count else {
             throw PhotonError(
@@ -54,7 +54,7 @@ public final class UDPReceiver: Sendable {
                 withUnsafeMutablePointer(to: &storage) { address in
                     socket.withOpenDescriptor { fd -> Int in
                         let n = address.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                            recvfrom(fd, bytes.baseAddress, bytes.count, 0, $0, &length)
+                            recvfrom(fd, bytes.baseAddress, bytes.count, Socket.noWait, $0, &length)
                         }
                         if n < 0 { failure = errno }
                         return n
@@ -77,7 +77,7 @@ public final class UDPReceiver: Sendable {
         }
         let sent = payload.withUnsafeBytes { bytes in
             address.withSockaddr { sockaddr, length in
-                socket.withOpenDescriptor { sendto($0, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), sockaddr, length) }
+                socket.withOpenDescriptor { sendto($0, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Socket.noWait, sockaddr, length) }
             }
         }
         guard let sent else { throw PhotonError(.connectionClosed, "the UDP socket was closed") }
