@@ -11,7 +11,7 @@ final class WebSocketRegistry: Sendable {
     /// Registers `connection` for `client` unless it already holds `limit`; the id to remove it by.
     func add(_ connection: WebSocketConnection, client: String, limit: Int) -> UUID? {
         open.withLock { open in
-            guard open.values.filter({ $0.client == client && !$0.connection.isClosing }).count < limit else { return nil }
+            guard Self.held(by: client, in: open) < limit else { return nil }
             let id = UUID()
             open[id] = (client, connection)
             return id
@@ -21,7 +21,11 @@ final class WebSocketRegistry: Sendable {
     /// How many `client` holds. A connection that is closing no longer counts: its peer may
     /// have seen the close (an oversize frame, a protocol error) before the task serving it
     /// has unwound and removed it, and may already be opening the next one.
-    func count(of client: String) -> Int { open.withLock { $0.values.filter { $0.client == client && !$0.connection.isClosing }.count } }
+    func count(of client: String) -> Int { open.withLock { Self.held(by: client, in: $0) } }
+
+    private static func held(by client: String, in open: [UUID: (client: String, connection: WebSocketConnection)]) -> Int {
+        open.values.filter { $0.client == client && !$0.connection.isClosing }.count
+    }
 
     func remove(_ id: UUID) { open.withLock { _ = $0.removeValue(forKey: id) } }
 
