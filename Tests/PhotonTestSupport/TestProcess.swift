@@ -9,13 +9,12 @@ public final class TestProcess: @unchecked Sendable {
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
     private let stdinPipe = Pipe()
-    private let collected = Locked((out: "", err: ""))
+    /// What each pipe's reader has taken so far, and whether a read is under way.
+    private let pipes = [PipeReader(), PipeReader()]
     /// The exit status, once Foundation has recorded it (its termination handler ran).
     /// `isRunning` can turn false before `terminationStatus` may be read, and reading it
     /// then traps, so waits go by this instead.
     private let exitStatus = Locked<Int32?>(nil)
-    /// How many of the two output pipes have reached their end (every writer closed them).
-    private let drainedPipes = Locked(0)
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
@@ -29,18 +28,11 @@ public final class TestProcess: @unchecked Sendable {
         process.standardInput = stdinPipe
         // One reader thread per pipe keeps chunks in order (readability handlers can run
         // concurrently and interleave them).
-        for (pipe, isError) in [(stdoutPipe, false), (stderrPipe, true)] {
+        for (pipe, reader) in zip([stdoutPipe, stderrPipe], pipes) {
+            // The thread holds the handle, so the descriptor stays open (and its number
+            // cannot be given to another file) until the pipe's end is read.
             let handle = pipe.fileHandleForReading
-            let thread = Thread { [collected, drainedPipes] in
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty { break }
-                    let text = String(decoding: data, as: UTF8.self)
-                    collected.withLock { if isError { $0.err += text } else { $0.out += text } }
-                }
-                drainedPipes.withLock { $0 += 1 }
-            }
-            thread.start()
+            Thread { withExtendedLifetime(handle) { reader.readToEnd(handle.fileDescriptor) } }.start()
         }
         process.terminationHandler = { [exitStatus] finished in exitStatus.withLock { $0 = finished.terminationStatus } }
         try TestEnvironment.launch(process)
@@ -49,8 +41,11 @@ public final class TestProcess: @unchecked Sendable {
     /// The exit status, or nil while the process runs (or its end is not yet recorded).
     public var status: Int32? { exitStatus.withLock { $0 } }
 
-    public var standardOutput: String { collected.withLock { $0.out } }
-    public var standardError: String { collected.withLock { $0.err } }
+    /// Everything the child had written to stdout when this was read: it waits (a bounded
+    /// moment) for the reader to take what is already in the pipe, so a test that saw the
+    /// child's answer elsewhere (a socket, a broker) also sees what it printed before it.
+    public var standardOutput: String { pipes[0].text(caughtUpWith: stdoutPipe.fileHandleForReading.fileDescriptor) }
+    public var standardError: String { pipes[1].text(caughtUpWith: stderrPipe.fileHandleForReading.fileDescriptor) }
 
     public func writeToStandardInput(_ text: String) {
         stdinPipe.fileHandleForWriting.write(Data(text.utf8))
@@ -87,7 +82,7 @@ public final class TestProcess: @unchecked Sendable {
         let recorded = ContinuousClock.now + .seconds(5)
         while status == nil && ContinuousClock.now < recorded { try? await Task.sleep(for: .milliseconds(5)) }
         let drained = ContinuousClock.now + .seconds(2)
-        while drainedPipes.withLock({ $0 }) < 2 && ContinuousClock.now < drained { try? await Task.sleep(for: .milliseconds(2)) }
+        while !pipes.allSatisfy(\.isDrained) && ContinuousClock.now < drained { try? await Task.sleep(for: .milliseconds(2)) }
         return status ?? -1
     }
 
@@ -104,6 +99,64 @@ public final class TestProcess: @unchecked Sendable {
     }
 
     deinit { terminate() }
+}
+
+/// One output pipe's reader: the bytes taken so far, whether a read is under way and how
+/// many have begun, so a caller can tell when nothing written is left unread.
+private final class PipeReader: Sendable {
+    private struct State {
+        var bytes = Data()
+        var isReading = false
+        var readsBegun = 0
+        var isDrained = false
+    }
+    private let state = Locked(State())
+
+    var isDrained: Bool { state.withLock { $0.isDrained } }
+
+    /// Reads until the pipe's end. Waits with poll, then marks a read as under way before
+    /// taking bytes out of the pipe, so "not reading and the pipe empty" means caught up.
+    func readToEnd(_ descriptor: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&waiting, 1, -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            state.withLock {
+                $0.isReading = true
+                $0.readsBegun += 1
+            }
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0 && (errno == EINTR || errno == EAGAIN) {
+                state.withLock { $0.isReading = false }
+                continue
+            }
+            state.withLock {
+                if count > 0 { $0.bytes.append(contentsOf: buffer[0..<count]) }
+                $0.isReading = false
+            }
+            if count <= 0 { break }
+        }
+        state.withLock { $0.isDrained = true }
+    }
+
+    /// The text read so far, once the reader has taken what the pipe held when this was
+    /// called (bounded at one second: a child writing without pause never lets it settle).
+    func text(caughtUpWith descriptor: Int32) -> String {
+        let end = ContinuousClock.now + .seconds(1)
+        while ContinuousClock.now < end {
+            let before = state.withLock { (reading: $0.isReading, begun: $0.readsBegun, drained: $0.isDrained) }
+            if before.drained { break }
+            var pending: Int32 = 0
+            let empty = ioctl(descriptor, UInt(FIONREAD), &pending) == 0 && pending == 0
+            let after = state.withLock { (reading: $0.isReading, begun: $0.readsBegun) }
+            if empty && !before.reading && !after.reading && before.begun == after.begun { break }
+            usleep(100)
+        }
+        return state.withLock { String(decoding: $0.bytes, as: UTF8.self) }
+    }
 }
 
 public struct TestFailure: Error, CustomStringConvertible {
