@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "PhotonDiscovery", dependencies: ["PhotonCore", "PhotonNet", "CAvahi"], path: "Sources/PhotonDiscovery"),
         .target(
-            name: "PhotonStore", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonWire", "PhotonHAP"],
+            name: "PhotonStore", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonJSON", "PhotonWire", "PhotonHAP"],
             path: "Sources/PhotonStore"),
         // The library façade every caller uses: discover, probe, pair, connect, send (through
         // a CommandRouter), status, wake.

@@ -41,6 +41,7 @@ public struct AndroidTVAdapter: TVAdapter {
 
     /// Made once: hosts read it on every lookup (`adapter.id`).
     public var descriptor: AdapterDescriptor { Self.descriptor }
+    public var id: String { Self.brandID }
 
     public static let descriptor = AdapterDescriptor(
         id: Self.brandID, displayName: "Android TV / Google TV (Remote v2)",

@@ -35,6 +35,7 @@ public struct AppleTVAdapter: TVAdapter {
     ]
 
     public var descriptor: AdapterDescriptor { Self.descriptor }
+    public var id: String { Self.brandID }
 
     public static let descriptor = AdapterDescriptor(
         id: Self.brandID, displayName: "Apple TV (Companion)",

@@ -36,6 +36,7 @@ public struct FireTVAdapter: TVAdapter {
     }
 
     public var descriptor: AdapterDescriptor { Self.descriptor }
+    public var id: String { Self.brandID }
 
     public static let descriptor = AdapterDescriptor(
         id: Self.brandID, displayName: "Fire TV and Android devices (ADB)",

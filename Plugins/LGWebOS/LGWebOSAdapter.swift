@@ -34,6 +34,7 @@ public struct LGWebOSAdapter: TVAdapter {
 
     /// Made once: hosts read it on every lookup (`adapter.id`).
     public var descriptor: AdapterDescriptor { Self.descriptor }
+    public var id: String { Self.brandID }
 
     public static let descriptor = AdapterDescriptor(
         id: Self.brandID, displayName: "LG webOS (SSAP)",

@@ -28,6 +28,7 @@ public struct PhilipsAdapter: TVAdapter {
     public init(notifyHold: Duration = .seconds(60)) { self.notifyHold = notifyHold }
 
     public var descriptor: AdapterDescriptor { Self.descriptor }
+    public var id: String { Self.brandID }
 
     public static let descriptor = AdapterDescriptor(
         id: Self.brandID, displayName: "Philips Android TV (JointSpace 6)",

@@ -23,6 +23,7 @@ public struct RokuAdapter: TVAdapter {
 
     /// Made once: hosts read it on every lookup (`adapter.id`).
     public var descriptor: AdapterDescriptor { Self.descriptor }
+    public var id: String { Self.brandID }
 
     public static let descriptor = AdapterDescriptor(
         id: Self.brandID, displayName: "Roku (External Control Protocol)", discovery: .init(ssdpSearchTargets: ["roku:ecp"]),
@@ -70,14 +71,23 @@ public struct RokuAdapter: TVAdapter {
         // ECP has no authentication: every new connection — the first, one reopened after
         // an idle spell, the poller's — must show the paired serial before it carries a
         // request, or a warm session could send keys to another Roku at the address.
+        // The check's device-info is the session's first one: a cold command asks once.
+        let checked = Locked<RokuDeviceInfo?>(nil)
         let client = HTTPKeepAliveClient(endpoint: device.endpoint, connector: context.connector, timeout: context.timeout) { get in
             let response = try await get("/query/device-info")
             try RokuSession.check(response, what: "device-info")
-            try Self.requireSerial(of: try RokuDeviceInfo.parse(response.body), is: device)
+            let info = try RokuDeviceInfo.parse(response.body)
+            try Self.requireSerial(of: info, is: device)
+            checked.withLock { $0 = info }
         }
         let info: RokuDeviceInfo
         do {
-            info = try await Self.deviceInfo(client)
+            try await client.open()
+            if let first = checked.withLock({ $0 }) {
+                info = first
+            } else {
+                info = try await Self.deviceInfo(client)
+            }
         } catch {
             await client.drop()
             throw error

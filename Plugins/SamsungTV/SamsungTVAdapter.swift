@@ -42,6 +42,7 @@ public struct SamsungTVAdapter: TVAdapter {
 
     /// Made once: hosts read it on every lookup (`adapter.id`).
     public var descriptor: AdapterDescriptor { Self.descriptor }
+    public var id: String { Self.brandID }
 
     public static let descriptor = AdapterDescriptor(
         id: Self.brandID, displayName: "Samsung Tizen (WebSocket token)",

@@ -33,6 +33,7 @@ public struct SonyAdapter: TVAdapter {
     public init(pollInterval: Duration = .seconds(3)) { self.pollInterval = pollInterval }
 
     public var descriptor: AdapterDescriptor { Self.descriptor }
+    public var id: String { Self.brandID }
 
     public static let descriptor = AdapterDescriptor(
         id: Self.brandID, displayName: "Sony Bravia (IP control: REST and IRCC)",

@@ -23,6 +23,7 @@ public struct VizioAdapter: TVAdapter {
     public init(pollInterval: Duration = .seconds(3)) { self.pollInterval = pollInterval }
 
     public var descriptor: AdapterDescriptor { Self.descriptor }
+    public var id: String { Self.brandID }
 
     public static let descriptor = AdapterDescriptor(
         id: Self.brandID, displayName: "Vizio SmartCast (HTTPS API)", discovery: .init(serviceTypes: ["_viziocast._tcp"]),

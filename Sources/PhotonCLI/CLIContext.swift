@@ -45,23 +45,21 @@ public struct CLIContext: Sendable {
 
     public func control() async throws -> any TVControl {
         if let made = chosen.current { return made }
-        var control: any TVControl = DirectControl(photon: try photon)
-        if !direct, !daemonAbsent,
-            let daemon = try await DaemonControl.ifRunning(store: store, timeout: timeout, log: log)
-        {
-            control = daemon
-        } else {
-            log.debug(direct ? "--direct: connecting to the TV directly" : "photon serve is not running: connecting directly")
-            // OpenSSL's first context, on the other core while the store is read.
-            TLSWarmUp.start()
+        if !direct, !daemonAbsent, let daemon = try await DaemonControl.ifRunning(store: store, timeout: timeout, log: log) {
+            // The daemon answers: this process builds no façade of its own.
+            return chosen.get { daemon }
         }
+        log.debug(direct ? "--direct: connecting to the TV directly" : "photon serve is not running: connecting directly")
+        // The event loop and OpenSSL's first context, on the other core while the store is read.
+        NetworkWarmUp.start()
+        let control = DirectControl(photon: try photon)
         return chosen.get { control }
     }
 
     /// Ends what `control()` opened (the daemon client).
     public func finish() async {
         await chosen.current?.close()
-        TLSWarmUp.finish()
+        NetworkWarmUp.finish()
     }
 
     /// This process's own façade as a control, whatever runs (voice, which the daemon's

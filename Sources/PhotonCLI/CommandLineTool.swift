@@ -38,7 +38,7 @@ public enum PhotonCommandLine {
     /// the whole table, so their output is the same.
     public static func parse(_ arguments: [String], registry: AdapterRegistry = BuiltInPlugins.adapters) throws -> ParsedCommand {
         if let word = arguments.first(where: { !$0.hasPrefix("-") }) {
-            let control = ControlCommands.specs(registry)
+            let control = ControlCommands.specs(registry, help: false)
             if control.contains(where: { $0.words == [word] }),
                 let parsed = try? ArgumentParser(commands: control, globalOptions: globalOptions).parse(arguments),
                 parsed.command != nil, !parsed.helpRequested, !parsed.flag("version")
@@ -52,18 +52,18 @@ public enum PhotonCommandLine {
     /// Runs the tool with `arguments` (without the program name).
     public static func run(
         _ arguments: [String], terminal: any Terminal = StandardTerminal(),
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: EnvironmentVariables = .process,
         registry: AdapterRegistry = BuiltInPlugins.adapters
     ) async -> Int32 {
-        // A command that will connect to a TV directly starts OpenSSL's first context on
-        // the other core now, while arguments, store and identity are read; whatever
+        // A command that will connect to a TV directly starts the event loop and OpenSSL's
+        // first context on the other core now, while arguments, store and identity are read; whatever
         // happens, the warm-up is over before the process exits.
         if environment["PHOTON_NO_DAEMON"] == "1" || arguments.contains("--direct"),
             let word = arguments.first(where: { !$0.hasPrefix("-") }), connectingCommands.contains(word)
         {
-            TLSWarmUp.start()
+            NetworkWarmUp.start()
         }
-        defer { TLSWarmUp.finish() }
+        defer { NetworkWarmUp.finish() }
         let wantsJSON = arguments.contains("--json")
         // Not a command of the table: what `make install` runs to write photon(1), and what
         // shell completion asks for when photon-cli is run by that name.
@@ -116,7 +116,7 @@ public enum PhotonCommandLine {
     }
 
     static func makeContext(
-        _ parsed: ParsedCommand, terminal: any Terminal, environment: [String: String], registry: AdapterRegistry
+        _ parsed: ParsedCommand, terminal: any Terminal, environment: EnvironmentVariables, registry: AdapterRegistry
     ) throws -> CLIContext {
         let timeout = parsed.seconds("timeout") ?? .seconds(10)
         let paths = try StorePaths.resolve(home: parsed.value("home"), environment: environment)

@@ -6,7 +6,10 @@ import PhotonKit
 /// `notify`, `screen`, `volume`, and whatever entry comes next): one session, commands
 /// sent in order.
 enum ControlCommands {
-    static func specs(_ registry: AdapterRegistry) -> [CommandSpec] {
+    /// The commands' specs. Without `help`, a derived command's details (which brands can do
+    /// it, read from every adapter's descriptor: about half a millisecond) are left out, for
+    /// a command line that will run, not print help.
+    static func specs(_ registry: AdapterRegistry, help: Bool = true) -> [CommandSpec] {
         let key = CommandCatalog.entry(named: "key")!
         return [
             CommandSpec(
@@ -25,7 +28,8 @@ enum ControlCommands {
                 let list = entry.listKind.flatMap(TVListKind.init(rawValue:))
                 return CommandSpec(
                     [entry.name], summary: entry.summary, arguments: list == nil ? "TV \(entry.argument)" : "TV [\(entry.argument)]",
-                    minimumArguments: list == nil ? 2 : 1, maximumArguments: 2, details: details(of: entry, registry), examples: entry.examples,
+                    minimumArguments: list == nil ? 2 : 1, maximumArguments: 2, details: help ? details(of: entry, registry) : nil,
+                    examples: entry.examples,
                     run: { parsed, context in
                         if parsed.arguments.count == 1, let list { return try await listChoices(list, parsed, context) }
                         return try await send(RemoteCommand(verb: entry.name, argument: parsed.arguments[1]), parsed, context)

@@ -56,8 +56,8 @@ public struct StandardTerminal: Terminal {
     }
     public var isInteractive: Bool { isatty(STDIN_FILENO) == 1 }
     public var usesColor: Bool {
-        isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-            && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        isatty(STDERR_FILENO) == 1 && EnvironmentVariables.process["NO_COLOR"] == nil
+            && EnvironmentVariables.process["TERM"] != "dumb"
     }
     public func readLine() -> String? { Swift.readLine(strippingNewline: true) }
 

@@ -155,6 +155,10 @@ public enum WakeMethod: String, Sendable, Hashable {
 /// four things only the brand knows how to do.
 public protocol TVAdapter: Sendable {
     var descriptor: AdapterDescriptor { get }
+    /// The brand's id, the descriptor's (the default reads it there); an adapter whose
+    /// descriptor is costly to make the first time (key tables, help) gives it directly,
+    /// so finding a brand by id builds no other brand's descriptor.
+    var id: String { get }
 
     /// Turns a discovered mDNS service into a candidate, or nil if it is not ours.
     func recognise(_ service: DiscoveredService) -> TVCandidate?
@@ -171,6 +175,7 @@ public protocol TVAdapter: Sendable {
 extension TVAdapter {
     /// The descriptor's id (what the store and the command line call the brand).
     public var id: String { descriptor.id }
+
     public var displayName: String { descriptor.displayName }
     /// What this adapter can do at most; a TV may declare less.
     public var capabilities: Capabilities { descriptor.capabilities }

@@ -69,6 +69,16 @@ public final class HTTPKeepAliveClient: Sendable {
         }
     }
 
+    /// Opens the connection now, running the connection check on it, unless one is open:
+    /// an adapter that learns what it needs from the check (Roku's device-info) spares a
+    /// cold command a second request.
+    public func open(timeout: Duration? = nil) async throws {
+        try await gate.withGate {
+            _ = try await stream(timeout: timeout ?? self.timeout)
+            lastUse.withLock { $0 = .now }
+        }
+    }
+
     /// The connection closed before any byte of the answer.
     struct StaleConnection: Error {}
 
@@ -94,26 +104,27 @@ public final class HTTPKeepAliveClient: Sendable {
     private func attempt(_ method: String, _ target: String, headers: [(String, String)], body: [UInt8], timeout: Duration) async throws
         -> HTTPClient.Response
     {
-        let stream: any ByteStream
-        if let open = current.withLock({ $0 }) {
-            stream = open
-        } else {
-            stream = try await connector.openByteStream(to: endpoint, security: security, timeout: timeout)
-            current.withLock { $0 = stream }
-            if let check {
-                do {
-                    try await CommandDeadline.exempt {
-                        try await check { target in try await self.exchange(on: stream, "GET", target, headers: [], body: [], timeout: timeout) }
-                    }
-                } catch let stale as StaleConnection {
-                    throw PhotonError(.connectionClosed, "\(endpoint) closed a new connection before answering (\(stale))")
-                } catch {
-                    await drop()
-                    throw error
+        try await exchange(on: try await stream(timeout: timeout), method, target, headers: headers, body: body, timeout: timeout)
+    }
+
+    /// The open connection, or a new one that passed the connection check.
+    private func stream(timeout: Duration) async throws -> any ByteStream {
+        if let open = current.withLock({ $0 }) { return open }
+        let stream = try await connector.openByteStream(to: endpoint, security: security, timeout: timeout)
+        current.withLock { $0 = stream }
+        if let check {
+            do {
+                try await CommandDeadline.exempt {
+                    try await check { target in try await self.exchange(on: stream, "GET", target, headers: [], body: [], timeout: timeout) }
                 }
+            } catch let stale as StaleConnection {
+                throw PhotonError(.connectionClosed, "\(endpoint) closed a new connection before answering (\(stale))")
+            } catch {
+                await drop()
+                throw error
             }
         }
-        return try await exchange(on: stream, method, target, headers: headers, body: body, timeout: timeout)
+        return stream
     }
 
     /// One request and its answer on `stream`.

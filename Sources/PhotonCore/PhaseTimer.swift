@@ -31,7 +31,7 @@ public enum PhaseTimer {
     /// or nil when timing is off. Marks of earlier processes come from `environment`:
     /// `PHOTON_TIMINGS_SPAWNED_AT` (when whoever ran the command started it) and
     /// `PHOTON_TIMINGS_FRONT_END` (the `photon` front end's start and exec).
-    public static func report(environment: [String: String] = [:]) -> String? {
+    public static func report(environment: EnvironmentVariables = [:]) -> String? {
         guard isEnabled else { return nil }
         if let spawned = environment["PHOTON_TIMINGS_SPAWNED_AT"].flatMap(Double.init) { mark("spawned", at: spawned) }
         if let frontEnd = environment["PHOTON_TIMINGS_FRONT_END"]?.split(separator: ",").compactMap({ Double($0) }), frontEnd.count == 2 {

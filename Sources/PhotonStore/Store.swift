@@ -188,8 +188,7 @@ public struct Store: Sendable {
     /// (to tell a newer schema from damage), so a cold command decodes each file once.
     func load<T: VersionedStoreFile>(_ type: T.Type, from url: URL, schemaVersion: Int) throws -> T? {
         guard let data = try SecureFiles.read(url) else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        let bytes = [UInt8](data)
         func newer(_ version: Int) -> PhotonError {
             PhotonError(
                 .storeCorrupt, "\(url.path) was written by a newer Photon (schema \(version), this one reads \(schemaVersion))",
@@ -197,9 +196,9 @@ public struct Store: Sendable {
         }
         let decoded: T
         do {
-            decoded = try decoder.decode(T.self, from: data)
+            decoded = try StoreFileDecoder.decode(T.self, from: bytes)
         } catch {
-            if let probe = try? decoder.decode(VersionProbe.self, from: data), let version = probe.schemaVersion, version > schemaVersion {
+            if let probe = try? StoreFileDecoder.decode(VersionProbe.self, from: bytes), let version = probe.schemaVersion, version > schemaVersion {
                 throw newer(version)
             }
             let kept = SecureFiles.keepAside(url)

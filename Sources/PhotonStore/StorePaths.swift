@@ -25,7 +25,7 @@ public struct StorePaths: Sendable, Hashable {
     }
 
     /// Resolves the locations: an explicit home wins, then `PHOTON_HOME`, then XDG.
-    public static func resolve(home: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+    public static func resolve(home: String?, environment: EnvironmentVariables = .process)
         throws -> StorePaths
     {
         if let home = home ?? environment["PHOTON_HOME"], !home.isEmpty {

@@ -6,7 +6,7 @@ import PhotonCore
 // does not answer itself). Everything lives in PhotonCLI so it can be tested in-process.
 PhaseTimer.mark("photon-cli main")
 let status = await PhotonCommandLine.run(Array(CommandLine.arguments.dropFirst()))
-if let timings = PhaseTimer.report(environment: ProcessInfo.processInfo.environment) {
+if let timings = PhaseTimer.report(environment: .process) {
     FileHandle.standardError.write(Data((timings + "\n").utf8))
 }
 exit(status)

@@ -212,11 +212,11 @@ import Testing
 
     @Test func pathsFollowXDGAndHome() throws {
         let env = ["HOME": "/home/u", "XDG_CONFIG_HOME": "/cfg", "XDG_RUNTIME_DIR": "/run/user/1000"]
-        let xdg = try StorePaths.resolve(home: nil, environment: env)
+        let xdg = try StorePaths.resolve(home: nil, environment: EnvironmentVariables(env))
         #expect(xdg.configDirectory.path == "/cfg/photon")
         #expect(xdg.dataDirectory.path == "/home/u/.local/share/photon")
         #expect(xdg.runtimeDirectory.path == "/run/user/1000/photon")
-        let viaEnv = try StorePaths.resolve(home: nil, environment: env.merging(["PHOTON_HOME": "/p"]) { $1 })
+        let viaEnv = try StorePaths.resolve(home: nil, environment: EnvironmentVariables(env.merging(["PHOTON_HOME": "/p"]) { $1 }))
         #expect(viaEnv.secretsFile.path == "/p/data/secrets.json")
         let explicit = try StorePaths.resolve(home: "/h", environment: ["PHOTON_HOME": "/p"])
         #expect(explicit.devicesFile.path == "/h/config/devices.json")

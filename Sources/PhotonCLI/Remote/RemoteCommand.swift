@@ -63,7 +63,7 @@ enum KeyboardRemoteCommand {
         }
         var screen = RemoteScreen(
             name: device.nickname, route: link.route,
-            color: ProcessInfo.processInfo.environment["NO_COLOR"] == nil && ProcessInfo.processInfo.environment["TERM"] != "dumb")
+            color: EnvironmentVariables.process["NO_COLOR"] == nil && EnvironmentVariables.process["TERM"] != "dumb")
         for entry in RemoteKeyMap.entries {
             if let reason = RemoteKeyMap.unavailability(of: entry.action, keys: keys, capabilities: capabilities) {
                 screen.unavailable[entry.keys] = reason
