@@ -114,10 +114,12 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
         // Release builds link photon-cli as a fixed-address (non-PIE) executable: a PIE of
         // this size makes the dynamic loader apply ~76,000 relative relocations, touching
-        // hundreds of pages, before main on every cold key press.
+        // hundreds of pages, before main on every cold key press. Nor does it export its
+        // ~8,000 symbols (the static standard library's link arguments ask for that): every
+        // symbol that libssl, libcrypto and libstdc++ look up at load would search them first.
         .executableTarget(
             name: "photon-cli", dependencies: ["PhotonCLI"], path: "Sources/photon-cli",
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"], .when(configuration: .release))]),
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]),
         .executableTarget(
             name: "photon-emulator",
             dependencies: ["PhotonCore", "PhotonArguments", "PhotonEmulatorPlugins", "PhotonEmulatorSupport", "PhotonDiscovery", "PhotonNet"],

@@ -78,21 +78,11 @@ enum AndroidTVBench {
         }
     }
 
+    /// Spawn to exit of one run (see `SpawnTimer`); a failed run stops the benchmark.
     static func timeProcess(_ path: String, _ arguments: [String]) throws -> Double {
-        let start = ContinuousClock.now
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try withChildSignalsUnblocked { try process.run() }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw PhotonError(.internal, "\(path) failed: \(text)")
-        }
-        return (ContinuousClock.now - start).seconds
+        let run = try SpawnTimer.run(path, arguments)
+        guard run.status == 0 else { throw PhotonError(.internal, "\(path) failed (\(run.status)): \(run.standardError)") }
+        return run.seconds
     }
 
     static func runJSON(_ path: String, _ arguments: [String]) throws -> [String: Any] {

@@ -52,21 +52,9 @@ enum ColdKeyBreakdown {
 
     /// One run: its marks in order, the first being the spawn.
     static func timedRun(_ path: String, _ arguments: [String]) throws -> [(String, Double)] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["PHOTON_TIMINGS"] = "1"
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        environment["PHOTON_TIMINGS_SPAWNED_AT"] = String(PhaseTimer.monotonicSeconds())
-        process.environment = environment
-        try withChildSignalsUnblocked { try process.run() }
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: output, as: UTF8.self)
-        guard process.terminationStatus == 0,
+        let run = try SpawnTimer.run(path, arguments, environment: ["PHOTON_TIMINGS": "1"])
+        let text = run.standardError
+        guard run.status == 0,
             let line = text.split(separator: "\n").last(where: { $0.hasPrefix("{\"timings\"") }),
             let timings = try JSONValue.parse(Array(line.utf8))["timings"]?.arrayValue
         else { throw PhotonError(.internal, "\(path) printed no timings: \(text)") }
