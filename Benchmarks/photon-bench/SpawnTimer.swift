@@ -34,14 +34,14 @@ enum SpawnTimer {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var envp = environment.filter { $0.key != "PHOTON_TIMINGS_SPAWNED_AT" }.map { strdup("\($0.key)=\($0.value)") }
         var pid: pid_t = 0
         let start = PhaseTimer.monotonicSeconds()
         // With timings on, the child's phases start at the spawn, on the same clock.
         if environment["PHOTON_TIMINGS"] != nil { envp.append(strdup("PHOTON_TIMINGS_SPAWNED_AT=\(start)")) }
         envp.append(nil)
-        defer { envp.forEach { free($0) } }
+        defer { for pointer in envp { free(pointer) } }
         let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw PhotonError(.internal, "cannot run \(path): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
