@@ -83,18 +83,25 @@ final class FakeTV: Sendable {
             // Each finds the TV still away (it tries once, within its own lifetime).
             await #expect(throws: PhotonError.self) { try await pooled.send(.text("during-\(n)"), deadline: soon) }
         }
-        // Background attempts go on while the TV is away, one per back-off step.
+        // Background attempts go on while the TV is away, one per back-off step. The clock
+        // moves on until the next attempt is seen: a sleeper left by one of the failed sends
+        // can make "someone sleeps" true before the back-off's own sleep has begun, and one
+        // advance made then would pass it by.
         let base = tv.attempts.withLock { $0 }
         for n in 1...3 {
-            try await clock.waitForSleepers()
-            clock.advance(by: .seconds(60))
-            try await waitUntil { tv.attempts.withLock { $0 } >= base + n }
+            try await waitUntil {
+                if tv.attempts.withLock({ $0 }) >= base + n { return true }
+                if clock.sleeperCount > 0 { clock.advance(by: .seconds(60)) }
+                return false
+            }
         }
-        // The last attempt failed and the next one waits for the clock; the TV is back.
-        try await clock.waitForSleepers()
+        // The TV is back: the next attempt, whenever the clock lets it run, connects.
         tv.failure.withLock { $0 = nil }
-        clock.advance(by: .seconds(60))
-        try await waitUntil { await pooled.state == .connected }
+        try await waitUntil {
+            if await pooled.state == .connected { return true }
+            if clock.sleeperCount > 0 { clock.advance(by: .seconds(60)) }
+            return false
+        }
         try await pooled.send(.text("after"), deadline: soon)
         #expect(tv.delivered == [.text("before"), .text("after")])
         #expect(tv.sessions.withLock { $0.count } == 2)
