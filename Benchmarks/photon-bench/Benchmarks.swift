@@ -232,6 +232,21 @@ enum Benchmarks {
             - LG rows: the emulated LG TV inside the benchmark process (SSAP over WSS, keys over
               the pointer socket); the Python column is aiowebostv 0.10.0, whose connect also
               subscribes to eight state services before the first key. Same method as Android TV.
+            - Apple TV rows: the emulated Apple TV (Companion) inside the benchmark process; the
+              Python column is pyatv 0.18.0 on the same emulator. A key is a HID press and
+              release, each a request the Apple TV answers; pyatv's cold run includes importing
+              pyatv and its connect sequence.
+            - HomeKit rows: aiohomekit 4.0.1 (Home Assistant's HomeKit controller) paired with
+              the door of a daemon running in the benchmark process, then 300 RemoteKey (select)
+              writes one after another, each timed in Python from the write to the door's answer,
+              which the door sends once the emulated Roku has taken the key (its HTTP answer came
+              back): aiohomekit's framing and encryption both ways, the door's, the router's and
+              the Roku's HTTP round trip. No Python peer serves HomeKit for a TV, so no ratio.
+            - Cold rows and phase tables time the child with `posix_spawn` and `waitpid` (Foundation's
+              `Process` adds about 2 ms to each run). Probe rows send the unicast DNS-SD query to a
+              closed port too (`--mdns-port`), so "closed" means nothing listens at all.
+            - How the voice rule's thresholds were chosen (every English voice of espeak-ng,
+              `photon-bench --only voice-calibration`, 6.8 min, not run here) is in docs/voice.md.
 
             ## Where a cold key spends its time
 
@@ -240,7 +255,10 @@ enum Benchmarks {
             makes the TLS context, handshakes, opens the brand's session, sends, closes and
             exits. Run with `PHOTON_TIMINGS=1`, photon-cli prints when each phase ended
             (CLOCK_MONOTONIC); the benchmark stamps the spawn on the same clock. Anyone can do
-            the same: `PHOTON_TIMINGS=1 photon key TV home` prints one JSON line on stderr.
+            the same: `PHOTON_TIMINGS=1 photon key TV home` prints one JSON line on stderr. While
+            `photon serve` runs, the front end sends a key itself and never runs photon-cli: its
+            line then says `"route":"photon serve (front end)"` and marks the socket connected, the
+            request written, the daemon's greeting and its answer.
 
             \(ColdKeyBreakdown.sections.withLock { $0 }.joined(separator: "\n\n"))
 

@@ -44,13 +44,16 @@ while let first = arguments.first {
         case "vizio": rows = try await VizioBench.run(python: python, repositoryRoot: root)
         case "philips": rows = try await PhilipsBench.run(python: python, repositoryRoot: root)
         case "homekit": rows = try await HomeKitBench.run(python: python, repositoryRoot: root)
+        case "discovery": rows = try await DiscoveryBench.run(repositoryRoot: root)
         case "voice":
             let voice = try await VoiceBench.run()
             rows = voice.rows + voice.notes
         case "voice-calibration":
             rows = try VoiceCalibration.run(sweep: arguments.contains("--sweep"))
         default:
-            print("--only takes androidtv, samsung, roku, lg, firetv, appletv, sony, vizio, philips, homekit, voice or voice-calibration (--sweep)")
+            print(
+                "--only takes androidtv, samsung, roku, lg, firetv, appletv, sony, vizio, philips, homekit, discovery, voice or voice-calibration (--sweep)"
+            )
             exit(2)
         }
         print(rows.joined(separator: "\n"))

@@ -64,6 +64,10 @@ public final class UDPReceiver: Sendable {
             guard let n = received else { throw PhotonError(.connectionClosed, "the UDP socket was closed") }
             if n >= 0 { return (Array(buffer[..<n]), SocketAddress(storage: storage, length: length)) }
             guard failure == EAGAIN || failure == EWOULDBLOCK || failure == EINTR else {
+                if failure == ECONNREFUSED {
+                    // A connected socket hears the ICMP "port unreachable" its last datagram met.
+                    throw PhotonError(.unreachable, "nothing listens on the UDP port asked", hint: "check the address and the port")
+                }
                 throw PhotonError(.connectionClosed, "UDP receive failed: \(errnoText(failure))")
             }
             try await socket.wait(for: .read, deadline: end)
@@ -82,6 +86,18 @@ public final class UDPReceiver: Sendable {
         }
         guard let sent else { throw PhotonError(.connectionClosed, "the UDP socket was closed") }
         guard sent == payload.count else { throw PhotonError(.unreachable, "sending to \(address) failed: \(errnoText())") }
+    }
+
+    /// Talks to `host:port` only from now on: datagrams from anyone else are dropped by the
+    /// kernel, and an ICMP "port unreachable" for what was sent makes the next `receive`
+    /// throw `.unreachable` at once instead of waiting out its timeout.
+    public func connect(to host: String, port: UInt16) throws {
+        guard let address = SocketAddress(numericHost: host, port: port) else {
+            throw PhotonError(.usage, "'\(Redaction.sanitize(host))' is not a numeric IP address")
+        }
+        let result = address.withSockaddr { sockaddr, length in socket.withOpenDescriptor { Glibc.connect($0, sockaddr, length) } }
+        guard let result else { throw PhotonError(.connectionClosed, "the UDP socket was closed") }
+        guard result == 0 else { throw PhotonError(.unreachable, "cannot address \(address): \(errnoText())") }
     }
 
     public func close() { socket.close() }
@@ -173,6 +189,9 @@ public enum DNSSDProber {
         guard !types.isEmpty else { return [] }
         let socket = try UDPReceiver(host: host.contains(":") ? "::" : "0.0.0.0", port: 0)
         defer { socket.close() }
+        // Connected: a host with nothing on its mDNS port says so at once (ICMP), and only
+        // its own datagrams arrive.
+        try socket.connect(to: host, port: port)
         var queries: [UInt16: [UInt8]] = [:]
         for type in types.prefix(32) {
             var id = UInt16.random(in: 1...UInt16.max)
@@ -187,7 +206,15 @@ public enum DNSSDProber {
         var found: [DiscoveredService] = []
         while ContinuousClock.now < end {
             let wait = resent || !found.isEmpty ? end - ContinuousClock.now : min(end - ContinuousClock.now, .milliseconds(700))
-            guard let (bytes, sender) = try? await socket.receive(maxLength: DNSSD.maximumMessageSize + 1, timeout: wait) else {
+            let datagram: ([UInt8], SocketAddress)?
+            do {
+                datagram = try await socket.receive(maxLength: DNSSD.maximumMessageSize + 1, timeout: wait)
+            } catch let error as PhotonError where error.code == .unreachable {
+                break  // nothing listens on the host's mDNS port
+            } catch {
+                datagram = nil
+            }
+            guard let (bytes, sender) = datagram else {
                 if !resent, found.isEmpty, ContinuousClock.now < end {
                     resent = true
                     for query in queries.values { try? socket.send(query, to: host, port: port) }
