@@ -9,4 +9,4 @@ let status = await PhotonCommandLine.run(Array(CommandLine.arguments.dropFirst()
 if let timings = PhaseTimer.report(environment: .process) {
     FileHandle.standardError.write(Data((timings + "\n").utf8))
 }
-exit(status)
+PhotonCommandLine.exitProcess(status)
