@@ -254,7 +254,8 @@ enum Benchmarks {
             `photon-cli`, which reads the store and this installation's identity, connects,
             makes the TLS context, handshakes, opens the brand's session, sends, closes and
             exits. Run with `PHOTON_TIMINGS=1`, photon-cli prints when each phase ended
-            (CLOCK_MONOTONIC); the benchmark stamps the spawn on the same clock. Anyone can do
+            (CLOCK_MONOTONIC); the benchmark stamps the spawn and the moment its `waitpid` returns
+            on the same clock, so a table's total is what its cold row measures. Anyone can do
             the same: `PHOTON_TIMINGS=1 photon key TV home` prints one JSON line on stderr. While
             `photon serve` runs, the front end sends a key itself and never runs photon-cli: its
             line then says `"route":"photon serve (front end)"` and marks the socket connected, the

@@ -55,6 +55,7 @@ public enum PhotonCommandLine {
         environment: EnvironmentVariables = .process,
         registry: AdapterRegistry = BuiltInPlugins.adapters
     ) async -> Int32 {
+        PhaseTimer.mark("command line started (first task running)")
         // A command that will connect to a TV directly starts the event loop and OpenSSL's
         // first context on the other core now, while arguments, store and identity are read; whatever
         // happens, the warm-up is over before the process exits.

@@ -65,8 +65,16 @@ import Testing
         defer { listener.close() }
         let requests = Locked(0)
         let server = Task {
-            while true {
-                guard let stream = try? await listener.accept() else { continue }
+            // A handshake refused by the client (the wrong pin) fails one accept; at the end of
+            // the test (cancelled, then the listener closed) every accept fails, and the loop
+            // must end: it once went on spinning through the rest of the shard, starving it.
+            while !Task.isCancelled {
+                let stream: TLSStream
+                do {
+                    stream = try await listener.accept()
+                } catch {
+                    continue
+                }
                 guard (try? await Self.readRequest(stream)) != nil else {
                     await stream.close()
                     continue
