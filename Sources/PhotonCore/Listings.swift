@@ -49,9 +49,10 @@ public enum TVListKind: String, Sendable, CaseIterable, CustomStringConvertible 
             case .pictureModes:
                 throw PhotonError.unsupported("the TV cannot list its picture modes", hint: "its brand's protocol has no picture mode call")
             case .artworks:
-                throw PhotonError.unsupported("the TV has no art mode", hint: "art mode is on Samsung's The Frame")
+                throw PhotonError.unsupported("the TV has no art mode", hint: "`photon art --help` names the brands that have one")
             case .ambilightStyles:
-                throw PhotonError.unsupported("the TV has no ambient light Photon can drive", hint: "Ambilight is on Philips TVs")
+                throw PhotonError.unsupported(
+                    "the TV has no ambient light Photon can drive", hint: "`photon ambilight --help` names the brands that have one")
             case .inputs:
                 throw PhotonError.unsupported(
                     "the TV cannot list its inputs",
