@@ -59,7 +59,6 @@ public struct CLIContext: Sendable {
     /// Ends what `control()` opened (the daemon client).
     public func finish() async {
         await chosen.current?.close()
-        NetworkWarmUp.finish()
     }
 
     /// This process's own façade as a control, whatever runs (voice, which the daemon's

@@ -49,6 +49,18 @@ public enum PhotonCommandLine {
         return try parser(for: registry).parse(arguments)
     }
 
+    /// Starts the event loop and OpenSSL's first context on the other core (`NetworkWarmUp`)
+    /// when `arguments` name a command that will connect to a TV directly (no daemon, or
+    /// `--direct`), so they are ready by the time arguments, store and identity are read.
+    /// photon-cli calls it before its first task starts; `run` calls it too (once per process).
+    public static func startNetworkWarmUp(for arguments: [String], environment: EnvironmentVariables = .process) {
+        if environment["PHOTON_NO_DAEMON"] == "1" || arguments.contains("--direct"),
+            let word = arguments.first(where: { !$0.hasPrefix("-") }), connectingCommands.contains(word)
+        {
+            NetworkWarmUp.start()
+        }
+    }
+
     /// Runs the tool with `arguments` (without the program name).
     public static func run(
         _ arguments: [String], terminal: any Terminal = StandardTerminal(),
@@ -56,15 +68,7 @@ public enum PhotonCommandLine {
         registry: AdapterRegistry = BuiltInPlugins.adapters
     ) async -> Int32 {
         PhaseTimer.mark("command line started (first task running)")
-        // A command that will connect to a TV directly starts the event loop and OpenSSL's
-        // first context on the other core now, while arguments, store and identity are read; whatever
-        // happens, the warm-up is over before the process exits.
-        if environment["PHOTON_NO_DAEMON"] == "1" || arguments.contains("--direct"),
-            let word = arguments.first(where: { !$0.hasPrefix("-") }), connectingCommands.contains(word)
-        {
-            NetworkWarmUp.start()
-        }
-        defer { NetworkWarmUp.finish() }
+        startNetworkWarmUp(for: arguments, environment: environment)
         let wantsJSON = arguments.contains("--json")
         // Not a command of the table: what `make install` runs to write photon(1), and what
         // shell completion asks for when photon-cli is run by that name.
@@ -112,7 +116,8 @@ public enum PhotonCommandLine {
     /// Ends the process with `status` once `run` has returned: the terminal restored (if
     /// `photon remote` left it raw), stdio flushed, then `_exit`. The exit handlers that
     /// `exit` would run free what the kernel frees anyway (OpenSSL's tables, mostly): a
-    /// third of a millisecond of every cold key.
+    /// third of a millisecond of every cold key. A network warm-up still running on the other
+    /// core needs no waiting for either: OpenSSL's handlers never run.
     public static func exitProcess(_ status: Int32) -> Never {
         RawTerminal.restore()
         fflush(nil)

@@ -10,8 +10,9 @@ import PhotonCore
 /// algorithm; the command's own context then costs a tenth of that). The first context
 /// the command makes waits on OpenSSL's own initialisation lock if the warm-up is still
 /// running, and the event loop is made once whoever comes first, so nothing is done twice.
+/// Nobody waits for it to end: photon-cli leaves with `_exit`, so OpenSSL's exit handlers
+/// never run while this thread may still be initialising it.
 public enum NetworkWarmUp {
-    private static let group = DispatchGroup()
     private static let started = Locked(false)
 
     /// Starts the warm-up, once per process.
@@ -21,19 +22,10 @@ public enum NetworkWarmUp {
             return !started
         }
         guard first else { return }
-        group.enter()
         DispatchQueue.global(qos: .userInitiated).async {
             _ = EventLoop.shared
             if let context = SSL_CTX_new(TLS_client_method()) { SSL_CTX_free(context) }
             PhaseTimer.mark("network warm-up done (other core)")
-            group.leave()
         }
-    }
-
-    /// Waits until a started warm-up is done: before `exit`, so that OpenSSL's exit
-    /// handlers never run while another thread is still initialising it.
-    public static func finish() {
-        guard started.withLock({ $0 }) else { return }
-        group.wait()
     }
 }
