@@ -7,7 +7,7 @@ extension CommandCatalog {
     static let artVerbs = ["on", "off", "show", "delete", "brightness", "matte", "slideshow"]
 
     static let art = CommandEntry(
-        name: "art", summary: "art mode on a TV that shows artwork (The Frame): on, off, show, delete, brightness, matte, slideshow",
+        name: "art", summary: "art mode on a TV that shows artwork: on, off, show, delete, brightness, matte, slideshow",
         argument: "on|off|show ID|delete ID|brightness N|matte ID MATTE|slideshow MINUTES|off",
         details: "on shows art with the picture off (the power state `art`); off goes back to TV. show picks an artwork by the id "
             + "`photon art TV` lists (the one shown is marked), delete removes one, matte frames one, brightness is art mode's (0–10), "

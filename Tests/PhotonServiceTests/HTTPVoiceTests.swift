@@ -11,11 +11,13 @@ import Testing
 /// request is sent, a guess waits for the page's yes, and every bound ends that stream only.
 extension HTTPDoorTests {
     /// A voice stream of a paired script (bearer token).
+    /// Bounded at 10 s like the fixture's other answers: CI once saw a fresh door's first
+    /// upgrade take over 3 s with four shards and the voice decoder sharing two cores.
     func voiceStream(_ tv: Fixture, token: String, query: String = "") async throws -> WebSocketConnection {
-        let stream = try await SocketStream.connect(host: "127.0.0.1", port: tv.port, timeout: .seconds(3))
+        let stream = try await SocketStream.connect(host: "127.0.0.1", port: tv.port, timeout: .seconds(10))
         return try await WebSocketClient.connect(
             over: stream, host: "127.0.0.1:\(tv.port)", target: "/api/v1/tvs/tv/voice?protocol=1\(query)",
-            headers: ["Authorization": "Bearer \(token)"], maxMessageSize: 1 << 16, timeout: .seconds(3))
+            headers: ["Authorization": "Bearer \(token)"], maxMessageSize: 1 << 16, timeout: .seconds(10))
     }
 
     /// The stream's JSON events until it closes (at most `limit`).
