@@ -1,8 +1,12 @@
 # Photon: the two commands a newcomer needs are `make demo` and `make test`.
 SWIFT ?= swift
 SWIFT_FLAGS ?=
+# Release builds: the static Swift runtime; no $ORIGIN run path (nothing is loaded from
+# beside the binaries, yet the dynamic loader would search there, ~20 paths, for every
+# library); libstdc++ and libgcc linked into photon-cli (see Package.swift and below).
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath
 
-.PHONY: demo test build bench fuzz fuzz-ci setup clean install release deb deb-test docs format
+.PHONY: demo test build bench fuzz fuzz-ci setup clean install release deb deb-test docs format static-libstdc++
 
 ## make demo: install what is missing, build, run `photon demo`
 demo:
@@ -48,11 +52,11 @@ test:
 		core - '$(PURE_TESTS) ^PhotonCLITests\. $(BRAND_TESTS)'
 
 ## make bench: release-built benchmarks; writes docs/benchmarks.md
-bench:
+bench: static-libstdc++
 	scripts/setup.sh test
-	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon
-	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-cli
-	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-bench
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product photon
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product photon-cli
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product photon-bench
 	.build/release/photon-bench --output docs/benchmarks.md
 
 ## make fuzz: every parser of untrusted bytes under libFuzzer + AddressSanitizer, each for
@@ -67,12 +71,20 @@ fuzz-ci:
 	scripts/setup.sh build
 	Fuzz/run.sh 5
 
+## The C++ runtime's static archive where photon-cli's release link looks first (the
+## compiler's own directory holds the shared library too, which the linker would prefer).
+## Without it the release photon-cli still builds, with libstdc++ as a shared library.
+static-libstdc++:
+	@mkdir -p .build/static-libstdc++
+	@a=$$(cc -print-file-name=libstdc++.a 2>/dev/null); \
+	case "$$a" in /*) [ -f "$$a" ] && ln -sf "$$a" .build/static-libstdc++/libstdc++.a ;; esac; true
+
 ## make release: the release binaries (photon, photon-cli, photon-emulator)
-release:
+release: static-libstdc++
 	scripts/setup.sh build
-	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon
-	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-cli
-	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS) --product photon-emulator
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product photon
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product photon-cli
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product photon-emulator
 
 ## make deb: the Debian package .build/deb/photon_<VERSION>_<arch>.deb (release binaries,
 ## static Swift runtime; Depends from dpkg-shlibdeps; checked by lintian). docs/packaging.md

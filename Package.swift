@@ -43,6 +43,10 @@ let package = Package(
         .systemLibrary(name: "CPhotonSystem", path: "Sources/CPhotonSystem"),
         // The VERSION file, compiled in (`photon --version`).
         .target(name: "CPhotonVersion", path: "Sources/CPhotonVersion"),
+        // Gives the static Swift runtime the process's arguments from the C library's
+        // constructor call instead of its scan of /proc/self/maps (linked by the two
+        // executables a key press starts; see the file for how).
+        .target(name: "CProcessArguments", path: "Sources/CProcessArguments"),
         // Avahi's pkg-config adds -D_REENTRANT, which SwiftPM warns about; its headers are in
         // the default include path, so the module map names the libraries directly.
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
@@ -110,16 +114,27 @@ let package = Package(
         // Release builds link it fully statically (it needs nothing but libc's system
         // calls), which saves the dynamic loader's millisecond on every key press.
         .executableTarget(
-            name: "photon", dependencies: ["PhotonJSON", "PhotonWire", "PhotonCatalog"], path: "Sources/photon",
+            name: "photon", dependencies: ["PhotonJSON", "PhotonWire", "PhotonCatalog", "CProcessArguments"], path: "Sources/photon",
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
         // Release builds link photon-cli as a fixed-address (non-PIE) executable: a PIE of
         // this size makes the dynamic loader apply ~76,000 relative relocations, touching
         // hundreds of pages, before main on every cold key press. Nor does it export its
         // ~8,000 symbols (the static standard library's link arguments ask for that): every
-        // symbol that libssl, libcrypto and libstdc++ look up at load would search them first.
+        // symbol that libssl and libcrypto look up at load would search them first.
+        // It links libstdc++ (the Swift runtime's C++ library) and libgcc statically when
+        // the Makefile's release targets have put libstdc++.a in .build/static-libstdc++
+        // (a plain `swift build -c release` links them as shared libraries): loading
+        // libstdc++.so, libgcc_s.so and their ~1,700 symbol relocations, and libgcc_s's
+        // CPU probe (CPUID traps to the hypervisor in a VM), cost ~0.5 ms of every cold key.
         .executableTarget(
-            name: "photon-cli", dependencies: ["PhotonCLI"], path: "Sources/photon-cli",
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]),
+            name: "photon-cli", dependencies: ["PhotonCLI", "CProcessArguments"], path: "Sources/photon-cli",
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-Xlinker", "-no-pie", "-Xlinker", "--no-export-dynamic",
+                        "-L", Context.packageDirectory + "/.build/static-libstdc++", "-Xclang-linker", "-static-libgcc",
+                    ], .when(configuration: .release))
+            ]),
         .executableTarget(
             name: "photon-emulator",
             dependencies: ["PhotonCore", "PhotonArguments", "PhotonEmulatorPlugins", "PhotonEmulatorSupport", "PhotonDiscovery", "PhotonNet"],
