@@ -261,6 +261,15 @@ enum Benchmarks {
             line then says `"route":"photon serve (front end)"` and marks the socket connected, the
             request written, the daemon's greeting and its answer.
 
+            A TLS brand's handshake resumes the TV's last session after the first run (kept in
+            the store, docs/security.md), as a user's second key press does: the TV signs
+            nothing and sends no certificate. The Python peers run a full handshake every time.
+            Before main, photon-cli maps libssl and libcrypto and glibc probes the CPU: on
+            this VM every CPUID instruction traps to the hypervisor (~9.5 µs each, ~60 of them
+            in glibc's start), which is most of "photon main" and a third of "photon-cli main".
+            Release builds link libstdc++ and libgcc into photon-cli and give the Swift runtime
+            its arguments without reading /proc/self/maps (Package.swift says how).
+
             \(ColdKeyBreakdown.sections.withLock { $0 }.joined(separator: "\n\n"))
 
             """

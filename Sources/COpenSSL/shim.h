@@ -89,6 +89,13 @@ static inline void photon_SSL_track_short_reads(SSL *ssl, int *drained) {
     BIO_set_callback_arg(rbio, (char *)drained);
     BIO_set_callback_ex(rbio, photon_track_short_reads);
 }
+/// Client-side session caching through the new-session callback only (the context keeps
+/// no internal cache: Photon stores the sessions it wants itself).
+static inline void photon_SSL_CTX_cache_client_sessions_externally(SSL_CTX *ctx) {
+    SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
+}
+/// A new index for application data on an SSL (a macro in OpenSSL).
+static inline int photon_SSL_get_ex_new_index(void) { return SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
 /// EVP_PKEY_PUBLIC_KEY is a composite macro Swift cannot import.
 static inline int photon_EVP_PKEY_PUBLIC_KEY(void) { return EVP_PKEY_PUBLIC_KEY; }
 

@@ -168,6 +168,22 @@ public enum ServerTrust: Sendable, Hashable {
     case captureForFirstUse
 }
 
+/// Where the TLS sessions of pinned connections are kept between processes, so that a
+/// cold `photon key` resumes the last session with its TV instead of running a full
+/// handshake (no certificate signature by the TV, none by us, no certificate to parse).
+/// A session is a secret (it holds the resumption key): implementations keep it like the
+/// secret store (0600). Keys are opaque hex digests (of the address, the pin and the
+/// client identity), never a TV's name or address. Every method is quick and synchronous
+/// (it is called from inside a TLS read); a failure only means a full handshake next time.
+public protocol TLSSessionStore: Sendable {
+    /// The stored session for `key`, DER-encoded, if any.
+    func session(for key: String) -> [UInt8]?
+    /// Keeps `session` (DER) for `key`, replacing what was there.
+    func save(_ session: [UInt8], for key: String)
+    /// Drops the session for `key` (the TV refused it, or it expired).
+    func removeSession(for key: String)
+}
+
 /// The security of a transport: plain, or TLS with an optional client identity.
 public enum TransportSecurity: Sendable, Hashable {
     case plain

@@ -4,8 +4,14 @@ import PhotonCore
 /// WebSockets over either. The CLI and daemon inject it into adapters.
 public struct NetConnector: Connector {
     public let log: PhotonLog
+    /// Where pinned TLS connections keep and find their sessions (nil: every TLS connection
+    /// runs a full handshake).
+    public let sessions: TLSSessionCache?
 
-    public init(log: PhotonLog = .silent) { self.log = log }
+    public init(log: PhotonLog = .silent, sessions: TLSSessionCache? = nil) {
+        self.log = log
+        self.sessions = sessions
+    }
 
     public func openByteStream(to endpoint: Endpoint, security: TransportSecurity, timeout: Duration) async throws
         -> any ByteStream
@@ -17,8 +23,8 @@ public struct NetConnector: Connector {
         case .tls(let options):
             log.debug("TLS connect \(endpoint)")
             let stream = try await TLSStream.connect(
-                host: endpoint.host, port: endpoint.port, options: options, timeout: timeout)
-            log.debug("TLS established with \(endpoint): \(stream.protocolVersion)")
+                host: endpoint.host, port: endpoint.port, options: options, timeout: timeout, sessions: sessions)
+            log.debug("TLS established with \(endpoint): \(stream.protocolVersion)\(stream.resumedSession ? ", session resumed" : "")")
             return stream
         }
     }

@@ -26,7 +26,17 @@ final class TLSContext: @unchecked Sendable {
         init(_ accepts: @escaping @Sendable (CertificateFingerprint) -> Bool) { self.accepts = accepts }
     }
 
+    /// Whether the client filter (if any) accepts `fingerprint`: a resumed handshake
+    /// presents no certificate to the filter, so the server asks again after it.
+    func acceptsClient(_ fingerprint: CertificateFingerprint?) -> Bool {
+        guard let filter = clientFilter.withLock({ $0 }) else { return true }
+        guard let fingerprint else { return false }
+        return filter.accepts(fingerprint)
+    }
+
     private static let filterIndex = photon_SSL_CTX_get_ex_new_index()
+    /// Where a client connection's `TLSSessionSink` hangs on its `SSL`.
+    static let sessionSinkIndex = photon_SSL_get_ex_new_index()
 
     /// Makes the handshake refuse, with a TLS alert, a client certificate `accepts`
     /// refuses (a client without one is left to the caller, as before).
@@ -49,6 +59,31 @@ final class TLSContext: @unchecked Sendable {
             else { return 0 }
             return Unmanaged<ClientFilter>.fromOpaque(raw).takeUnretainedValue().accepts(fingerprint) ? 1 : 0
         }
+        // A client resuming a session presents no certificate to the callback above: its
+        // session's certificate is judged instead, and one refused since gets a full
+        // handshake, where it is refused with an alert as before.
+        SSL_CTX_set_session_ticket_cb(
+            pointer, nil,
+            { ssl, session, _, _, status, _ in
+                switch status {
+                case SSL_TICKET_SUCCESS, SSL_TICKET_SUCCESS_RENEW:
+                    guard let ssl, let session, let context = SSL_get_SSL_CTX(ssl),
+                        let raw = SSL_CTX_get_ex_data(context, TLSContext.filterIndex),
+                        let peer = SSL_SESSION_get0_peer(session)
+                    else { return SSL_TICKET_RETURN_IGNORE_RENEW }
+                    var digest = [UInt8](repeating: 0, count: 32)
+                    var length: UInt32 = 0
+                    guard X509_digest(peer, EVP_sha256(), &digest, &length) == 1, length == 32,
+                        let fingerprint = try? CertificateFingerprint(bytes: digest),
+                        Unmanaged<ClientFilter>.fromOpaque(raw).takeUnretainedValue().accepts(fingerprint)
+                    else { return SSL_TICKET_RETURN_IGNORE_RENEW }
+                    return status == SSL_TICKET_SUCCESS ? SSL_TICKET_RETURN_USE : SSL_TICKET_RETURN_USE_RENEW
+                case SSL_TICKET_FATAL_ERR_MALLOC, SSL_TICKET_FATAL_ERR_OTHER:
+                    return SSL_TICKET_RETURN_ABORT
+                default:
+                    return SSL_TICKET_RETURN_IGNORE_RENEW
+                }
+            }, nil)
     }
 
     static func make(
@@ -90,6 +125,17 @@ final class TLSContext: @unchecked Sendable {
                         hint: "run `photon identity regenerate` (TVs that pinned the old certificate will need pairing again)")
                 }
                 local = cert.info
+            }
+            if !server {
+                // Sessions a TV gives us go to the connection's sink (TLSSessionCache), if
+                // it has one; the context keeps none itself.
+                photon_SSL_CTX_cache_client_sessions_externally(ctx)
+                SSL_CTX_sess_set_new_cb(ctx) { ssl, session in
+                    guard let ssl, let session, let raw = SSL_get_ex_data(ssl, TLSContext.sessionSinkIndex) else { return 0 }
+                    Unmanaged<TLSSessionSink>.fromOpaque(raw).takeUnretainedValue()
+                        .received(session, resumedConnection: SSL_session_reused(ssl) == 1)
+                    return 0
+                }
             }
             if server {
                 let sessionID: [UInt8] = Array("photon".utf8)

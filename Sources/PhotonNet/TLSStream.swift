@@ -26,6 +26,11 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
     public var localCertificate: CertificateInfo? { context.localCertificate }
     /// The negotiated version, e.g. `TLSv1.3`.
     public private(set) var protocolVersion: String = ""
+    /// Whether the handshake resumed a stored session (`TLSSessionCache`).
+    public private(set) var resumedSession = false
+    /// Where the sessions the TV gives this connection go (pinned client connections with a
+    /// cache only); kept alive as long as the `SSL` that points to it.
+    private var sessionSink: TLSSessionSink?
 
     private init(socket: Socket, context: TLSContext, server: Bool, serverName: String?) throws {
         guard let ssl = SSL_new(context.pointer) else {
@@ -54,9 +59,11 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
     }
 
     /// Connects to a TV and checks its certificate against `options.trust`. With a pin,
-    /// a different certificate fails with `pinMismatch` and nothing is sent.
+    /// a different certificate fails with `pinMismatch` and nothing is sent. With a pin and
+    /// `sessions`, the last session with this TV is offered for resumption, and the one the
+    /// TV gives is kept once the certificate has matched.
     public static func connect(
-        host: String, port: UInt16, options: TLSClientOptions, timeout: Duration
+        host: String, port: UInt16, options: TLSClientOptions, timeout: Duration, sessions: TLSSessionCache? = nil
     ) async throws -> TLSStream {
         let end = ContinuousClock.now + timeout
         let socket = try await Socket.connect(host: host, port: port, timeout: timeout)
@@ -70,10 +77,24 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
             socket.close()
             throw error
         }
-        try await stream.handshake(deadline: end, peerDescription: Endpoint(host: host, port: port).description)
+        var offered = false
+        if let sessions, case .pinned(let pin) = options.trust {
+            offered = stream.offerSession(from: sessions, key: TLSSessionCache.key(host: host, port: port, pin: pin, identity: options.identity))
+        }
+        do {
+            try await stream.handshake(deadline: end, peerDescription: Endpoint(host: host, port: port).description)
+        } catch let error where offered {
+            // A TV that cannot resume should answer with a full handshake; one that drops
+            // the connection instead gets one more try, without the session (now forgotten).
+            stream.sessionSink?.peerRejected()
+            let remaining = end - ContinuousClock.now
+            guard remaining > .zero else { throw error }
+            return try await connect(host: host, port: port, options: options, timeout: remaining, sessions: sessions)
+        }
         PhaseTimer.mark("tls handshake")
         if case .pinned(let expected) = options.trust {
             guard let seen = stream.peerCertificate?.fingerprint, seen == expected else {
+                stream.sessionSink?.peerRejected()
                 await stream.close()
                 // Both shortened, as in diagnostic reports: enough to tell them apart,
                 // not the whole stored pin in every log and terminal scrollback.
@@ -83,14 +104,34 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
                     "the TV's certificate changed since pairing (pinned SHA256:\(expected.redacted), now \(seenText))",
                     hint: "if the TV was reset or updated, pair it again; otherwise something may be impersonating it")
             }
+            stream.sessionSink?.peerVerified()
         }
         return stream
+    }
+
+    /// Hangs a session sink on this connection and offers the stored session, if any;
+    /// returns whether one was offered.
+    private func offerSession(from sessions: TLSSessionCache, key: String) -> Bool {
+        let sink = TLSSessionSink(cache: sessions, key: key)
+        sessionSink = sink
+        return sslLock.withLock {
+            SSL_set_ex_data(ssl, TLSContext.sessionSinkIndex, Unmanaged.passUnretained(sink).toOpaque())
+            guard let session = sessions.resumableSession(for: key) else { return false }
+            defer { SSL_SESSION_free(session) }
+            return SSL_set_session(ssl, session) == 1
+        }
     }
 
     /// Runs the server side of the handshake on an accepted socket.
     static func accept(socket: Socket, context: TLSContext, timeout: Duration) async throws -> TLSStream {
         let stream = try TLSStream(socket: socket, context: context, server: true, serverName: nil)
         try await stream.handshake(deadline: ContinuousClock.now + timeout, peerDescription: "client")
+        // A resumed session skips the certificate check: a client refused since (a TV that
+        // forgot it) is refused now, as a full handshake would have.
+        if stream.resumedSession, !context.acceptsClient(stream.peerCertificate?.fingerprint) {
+            await stream.close()
+            throw PhotonError(.tls, "the client's certificate is no longer accepted")
+        }
         return stream
     }
 
@@ -176,6 +217,7 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
                 peerCertificate = Certificate(takingOwnershipOf: peer).info
             }
             protocolVersion = String(cString: photon_SSL_get_version(ssl))
+            resumedSession = SSL_session_reused(ssl) == 1
         }
     }
 

@@ -84,8 +84,9 @@ enum SecureFiles {
         return data
     }
 
-    /// Replaces `url` atomically with `data`, mode 0600.
-    static func writeAtomically(_ data: Data, to url: URL) throws {
+    /// Replaces `url` atomically with `data`, mode 0600. `durable: false` skips the two
+    /// fsyncs, for a cache whose loss in a crash costs nothing but time.
+    static func writeAtomically(_ data: Data, to url: URL, durable: Bool = true) throws {
         let directory = url.deletingLastPathComponent()
         let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -111,12 +112,13 @@ enum SecureFiles {
                     offset += n
                 }
             }
-            guard fsync(fd) == 0 else { throw PhotonError(.storeIO, "fsync of \(temp.path) failed") }
+            guard !durable || fsync(fd) == 0 else { throw PhotonError(.storeIO, "fsync of \(temp.path) failed") }
         }
         guard rename(temp.path, url.path) == 0 else {
             throw PhotonError(.storeIO, "cannot replace \(url.path): \(String(cString: strerror(errno)))")
         }
         ok = true
+        guard durable else { return }
         let dirfd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirfd >= 0 {
             fsync(dirfd)

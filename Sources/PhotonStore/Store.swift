@@ -110,6 +110,9 @@ public struct Store: Sendable {
             }
             devices.devices.removeAll { $0.id == device.id }
             secrets.devices[device.id] = nil
+            // Sessions are kept by opaque key: all go, the other TVs resume again after
+            // one full handshake each.
+            TLSSessionFiles(paths: paths).removeAll()
             return device
         }
     }
@@ -148,6 +151,8 @@ public struct Store: Sendable {
         let fresh = try Self.makeIdentity()
         return try await update { _, secrets in
             secrets.identity = fresh
+            // Sessions made with the old certificate resume as that client: none is kept.
+            TLSSessionFiles(paths: paths).removeAll()
             return fresh
         }
     }

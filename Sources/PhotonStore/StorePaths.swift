@@ -53,6 +53,8 @@ public struct StorePaths: Sendable, Hashable {
     public var devicesFile: URL { configDirectory.appendingPathComponent("devices.json") }
     public var secretsFile: URL { dataDirectory.appendingPathComponent("secrets.json") }
     public var lockFile: URL { dataDirectory.appendingPathComponent(".lock") }
+    /// The TLS sessions of paired TVs (`TLSSessionFiles`): secrets, beside the secret store.
+    public var tlsSessionsDirectory: URL { dataDirectory.appendingPathComponent("tls-sessions") }
     /// The daemon's socket (`photon serve`).
     public var socketFile: URL { runtimeDirectory.appendingPathComponent(DaemonWire.socketName) }
     /// Held by the running daemon so that two cannot serve one home.

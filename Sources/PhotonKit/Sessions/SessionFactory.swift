@@ -19,6 +19,9 @@ public struct SessionFactory: Sendable {
     public let clock: any RouterClock
 
     private let cache: StoreCache?
+    /// The TLS sessions of paired TVs, in memory and in the store's directory, shared by
+    /// every session this factory opens (a cold key resumes the last process's session).
+    private let tlsSessions: TLSSessionCache
 
     /// `cachesStore`: keep the store's files in memory and reread them only when they
     /// change on disk — for the daemon, which opens many sessions over a long life.
@@ -32,6 +35,7 @@ public struct SessionFactory: Sendable {
         self.timeout = timeout
         self.log = log
         self.cache = cachesStore ? StoreCache(store: store) : nil
+        self.tlsSessions = TLSSessionCache(store: TLSSessionFiles(paths: store.paths))
     }
 
     /// The paired TVs.
@@ -58,7 +62,7 @@ public struct SessionFactory: Sendable {
         let store = self.store
         let log = self.log
         return AdapterContext(
-            connector: NetConnector(log: log), clientIdentity: identity.clientIdentity,
+            connector: NetConnector(log: log, sessions: tlsSessions), clientIdentity: identity.clientIdentity,
             clientName: "Photon on \(host)", timeout: timeout ?? self.timeout, log: log, clock: clock,
             secretsChanged: { previous, updated in
                 guard let deviceID else { return }
