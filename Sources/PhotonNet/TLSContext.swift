@@ -38,6 +38,14 @@ final class TLSContext: @unchecked Sendable {
     /// Where a client connection's `TLSSessionSink` hangs on its `SSL`.
     static let sessionSinkIndex = photon_SSL_get_ex_new_index()
 
+    /// The SHA-256 fingerprint of a certificate OpenSSL holds (nil if it cannot be digested).
+    private static func fingerprint(of certificate: OpaquePointer) -> CertificateFingerprint? {
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        guard X509_digest(certificate, EVP_sha256(), &digest, &length) == 1, length == 32 else { return nil }
+        return try? CertificateFingerprint(bytes: digest)
+    }
+
     /// Makes the handshake refuse, with a TLS alert, a client certificate `accepts`
     /// refuses (a client without one is left to the caller, as before).
     func filterClients(_ accepts: @escaping @Sendable (CertificateFingerprint) -> Bool) {
@@ -52,11 +60,7 @@ final class TLSContext: @unchecked Sendable {
                 let raw = SSL_CTX_get_ex_data(context, TLSContext.filterIndex),
                 let certificate = X509_STORE_CTX_get_current_cert(store)
             else { return 1 }
-            var digest = [UInt8](repeating: 0, count: 32)
-            var length: UInt32 = 0
-            guard X509_digest(certificate, EVP_sha256(), &digest, &length) == 1, length == 32,
-                let fingerprint = try? CertificateFingerprint(bytes: digest)
-            else { return 0 }
+            guard let fingerprint = TLSContext.fingerprint(of: certificate) else { return 0 }
             return Unmanaged<ClientFilter>.fromOpaque(raw).takeUnretainedValue().accepts(fingerprint) ? 1 : 0
         }
         // A client resuming a session presents no certificate to the callback above: its
@@ -69,12 +73,7 @@ final class TLSContext: @unchecked Sendable {
                 case SSL_TICKET_SUCCESS, SSL_TICKET_SUCCESS_RENEW:
                     guard let ssl, let session, let context = SSL_get_SSL_CTX(ssl),
                         let raw = SSL_CTX_get_ex_data(context, TLSContext.filterIndex),
-                        let peer = SSL_SESSION_get0_peer(session)
-                    else { return SSL_TICKET_RETURN_IGNORE_RENEW }
-                    var digest = [UInt8](repeating: 0, count: 32)
-                    var length: UInt32 = 0
-                    guard X509_digest(peer, EVP_sha256(), &digest, &length) == 1, length == 32,
-                        let fingerprint = try? CertificateFingerprint(bytes: digest),
+                        let peer = SSL_SESSION_get0_peer(session), let fingerprint = TLSContext.fingerprint(of: peer),
                         Unmanaged<ClientFilter>.fromOpaque(raw).takeUnretainedValue().accepts(fingerprint)
                     else { return SSL_TICKET_RETURN_IGNORE_RENEW }
                     return status == SSL_TICKET_SUCCESS ? SSL_TICKET_RETURN_USE : SSL_TICKET_RETURN_USE_RENEW
