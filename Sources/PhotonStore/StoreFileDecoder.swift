@@ -9,7 +9,15 @@ import PhotonJSON
 struct StoreFileDecoder {
     /// Decodes `type` from `bytes`; a parse failure is a `JSONParseError` saying where.
     static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try ValueDecoder(value: try JSONValue.parse(bytes, maximumDepth: 64), codingPath: []).decode(type)
+        let value = try JSONValue.parse(bytes, maximumDepth: 64)
+        // The store's own files, well formed, are read without `Decodable` (StoreFileReader).
+        if let read = StoreFileReader.read(type, from: value) { return read }
+        return try decodeThroughDecodable(type, from: value)
+    }
+
+    /// `type` through its `init(from:)` (what a file the reader does not take gets).
+    static func decodeThroughDecodable<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        try ValueDecoder(value: value, codingPath: []).decode(type)
     }
 }
 
