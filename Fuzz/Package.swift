@@ -22,6 +22,7 @@ let fireTV: Target.Dependency = .product(name: "FireTV", package: "Photon")
 let fireTVEmulator: Target.Dependency = .product(name: "FireTVEmulator", package: "Photon")
 let appleTV: Target.Dependency = .product(name: "AppleTV", package: "Photon")
 let hap: Target.Dependency = .product(name: "PhotonHAP", package: "Photon")
+let store: Target.Dependency = .product(name: "PhotonStore", package: "Photon")
 
 let package = Package(
     name: "PhotonFuzz",
@@ -38,6 +39,7 @@ let package = Package(
         .executableTarget(name: "FuzzSamsungDeviceInfo", dependencies: [core, samsung]),
         .executableTarget(name: "FuzzSamsungArt", dependencies: [core, samsung]),
         .executableTarget(name: "FuzzJSON", dependencies: [json]),
+        .executableTarget(name: "FuzzStoreFiles", dependencies: [core, store]),
         .executableTarget(name: "FuzzDaemonRequest", dependencies: [core, json, kit]),
         .executableTarget(name: "FuzzSSDP", dependencies: [core]),
         .executableTarget(name: "FuzzWAV", dependencies: [core]),

@@ -146,3 +146,20 @@ enum StoreFileReader {
         func optionalString(_ name: String) -> String?? { optional(name, Self.text) }
     }
 }
+
+/// The store's two file formats decoded from bytes the way `Store` decodes them (the reader
+/// first, `Decodable` for anything it does not take), and through `Decodable` alone: the
+/// fuzz target `FuzzStoreFiles` checks that the two always agree, value or failure.
+public enum StoreFileFormat {
+    public static func devices(from bytes: [UInt8]) throws -> DeviceFile { try StoreFileDecoder.decode(DeviceFile.self, from: bytes) }
+
+    public static func devicesThroughDecodable(from bytes: [UInt8]) throws -> DeviceFile {
+        try StoreFileDecoder.decodeThroughDecodable(DeviceFile.self, from: try JSONValue.parse(bytes, maximumDepth: 64))
+    }
+
+    public static func secrets(from bytes: [UInt8]) throws -> SecretFile { try StoreFileDecoder.decode(SecretFile.self, from: bytes) }
+
+    public static func secretsThroughDecodable(from bytes: [UInt8]) throws -> SecretFile {
+        try StoreFileDecoder.decodeThroughDecodable(SecretFile.self, from: try JSONValue.parse(bytes, maximumDepth: 64))
+    }
+}
