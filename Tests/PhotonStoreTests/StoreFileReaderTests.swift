@@ -35,6 +35,24 @@ import Testing
         return (StoreFileReader.read(type, from: value), Result { try StoreFileDecoder.decodeThroughDecodable(type, from: value) })
     }
 
+    /// `file` with `original` replaced: the reader refuses it, and what the store gets is
+    /// Decodable's answer — the same records, or an error of `failure`'s kind.
+    func expectDecodableDecides<T: Decodable & Equatable, E: Error>(
+        _ type: T.Type, in file: String, replacing original: String, with replacement: String, failure: E.Type,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let text = file.replacingOccurrences(of: original, with: replacement)
+        #expect(text != file, sourceLocation: sourceLocation)
+        let result = try both(type, text)
+        #expect(result.reader == nil, "the reader took \(replacement)", sourceLocation: sourceLocation)
+        switch result.decodable {
+        case .success(let decoded):
+            #expect(try StoreFileDecoder.decode(type, from: Array(text.utf8)) == decoded, sourceLocation: sourceLocation)
+        case .failure:
+            #expect(throws: failure, sourceLocation: sourceLocation) { try StoreFileDecoder.decode(type, from: Array(text.utf8)) }
+        }
+    }
+
     @Test func wellFormedFilesReadAsDecodableReadsThem() throws {
         let devices = try both(DeviceFile.self, Self.devicesFile)
         let read = try #require(devices.reader, "the reader gave up on a well-formed devices.json")
@@ -66,15 +84,7 @@ import Testing
         (#""schemaVersion": 1"#, #""schemaVersion": "1""#),
     ])
     func anUnexpectedDeviceFieldGoesToDecodable(original: String, replacement: String) throws {
-        let text = Self.devicesFile.replacingOccurrences(of: original, with: replacement)
-        #expect(text != Self.devicesFile)
-        let result = try both(DeviceFile.self, text)
-        #expect(result.reader == nil, "the reader took \(replacement)")
-        // What the store gets is Decodable's answer: the same records or the same error.
-        switch result.decodable {
-        case .success(let file): #expect(try StoreFileDecoder.decode(DeviceFile.self, from: Array(text.utf8)) == file)
-        case .failure: #expect(throws: DecodingError.self) { try StoreFileDecoder.decode(DeviceFile.self, from: Array(text.utf8)) }
-        }
+        try expectDecodableDecides(DeviceFile.self, in: Self.devicesFile, replacing: original, with: replacement, failure: DecodingError.self)
     }
 
     @Test(arguments: [
@@ -85,13 +95,6 @@ import Testing
         (#""roku-1": {}"#, #""roku-1": []"#),
     ])
     func anUnexpectedSecretGoesToDecodable(original: String, replacement: String) throws {
-        let text = Self.secretsFile.replacingOccurrences(of: original, with: replacement)
-        #expect(text != Self.secretsFile)
-        let result = try both(SecretFile.self, text)
-        #expect(result.reader == nil, "the reader took \(replacement)")
-        switch result.decodable {
-        case .success(let file): #expect(try StoreFileDecoder.decode(SecretFile.self, from: Array(text.utf8)) == file)
-        case .failure: #expect(throws: (any Error).self) { try StoreFileDecoder.decode(SecretFile.self, from: Array(text.utf8)) }
-        }
+        try expectDecodableDecides(SecretFile.self, in: Self.secretsFile, replacing: original, with: replacement, failure: (any Error).self)
     }
 }
