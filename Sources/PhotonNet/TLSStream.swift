@@ -68,6 +68,7 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
         let end = ContinuousClock.now + timeout
         let socket = try await Socket.connect(host: host, port: port, timeout: timeout)
         PhaseTimer.mark("tcp connected")
+        await NetworkWarmUp.finished()
         let stream: TLSStream
         do {
             let context = try TLSContext.client(for: options)
