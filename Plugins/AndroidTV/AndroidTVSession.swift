@@ -339,7 +339,9 @@ final class AndroidTVSession: KeySending, TextTyping, AppLaunching, VoiceQueryin
         try await framed.send(RemoteMessage.keyInject(code: 84, direction: .short).encoded())
         let sessionID: Int32
         do {
-            sessionID = try await withTimeout(.seconds(3), "waiting for the TV to start voice input") { try await begin.value() }
+            // The command's network wait, as for any answer: a busy TV (or a loaded machine
+            // running an emulated one) can take seconds to open its microphone.
+            sessionID = try await withTimeout(timeout, "waiting for the TV to start voice input") { try await begin.value() }
         } catch let error as PhotonError where error.code == .timeout {
             _ = takeVoiceWaiter()
             throw PhotonError.unsupported("the TV did not start a voice session", hint: "its assistant may be off or unavailable")

@@ -25,6 +25,9 @@ public final class EmulatedAndroidTV: Sendable {
         public var stateDirectory: URL?
         public var pingInterval: Duration = .seconds(5)
         public var model = "Emulated TV"
+        /// Whether SEARCH opens a voice session (false: a TV whose assistant is off, which
+        /// takes the key and never sends voice_begin).
+        public var startsVoice = true
 
         public init() {}
     }

@@ -127,7 +127,7 @@ extension EmulatedAndroidTV {
                 return s.volume
             }
             await report(RemoteMessage.setVolumeLevel(volume), to: .volume)
-        case 84 where active.contains(.voice):  // SEARCH starts a voice session
+        case 84 where active.contains(.voice) && configuration.startsVoice:  // SEARCH starts a voice session
             let id = state.withLock { s -> Int32 in
                 s.voiceSession += 1
                 return s.voiceSession

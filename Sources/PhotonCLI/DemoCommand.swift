@@ -46,7 +46,6 @@ enum DemoCommand {
     static func tour(
         _ adapter: any TVAdapter, emulator path: String, nickname: String, step: inout Int, paths: StorePaths, context: CLIContext
     ) async throws -> Int32 {
-        let t = context.terminal
         let received = Locked<[String]>([])
         let codes = Locked<[String]>([])
         let tv = try await DemoTVProcess.start(path, brand: adapter.id, name: "Demo \(adapter.displayName)") { event in
@@ -62,8 +61,23 @@ enum DemoCommand {
                 if name == "text", lines.last?.hasPrefix("text ") == true { lines[lines.count - 1] = line } else { lines.append(line) }
             }
         }
-        defer { tv.stop() }
+        do {
+            let status = try await show(
+                tv, adapter, nickname: nickname, step: &step, paths: paths, context: context, received: received, codes: codes)
+            await tv.stop()
+            return status
+        } catch {
+            await tv.stop()
+            throw error
+        }
+    }
 
+    /// The tour of one running emulated TV: pair, then each demo command.
+    private static func show(
+        _ tv: DemoTVProcess, _ adapter: any TVAdapter, nickname: String, step: inout Int, paths: StorePaths, context: CLIContext,
+        received: Locked<[String]>, codes: Locked<[String]>
+    ) async throws -> Int32 {
+        let t = context.terminal
         let ports = tv.ports.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         t.write("\n\(step). An emulated \(adapter.displayName) listens on 127.0.0.1 (\(ports)).\n")
         if let fingerprint = tv.fingerprint {

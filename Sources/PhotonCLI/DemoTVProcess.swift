@@ -6,12 +6,15 @@ import PhotonCore
 /// installs beside it and reads where they listen from their `listening` line.
 final class DemoTVProcess: Sendable {
     let process: Process
+    /// Succeeds when the process has ended.
+    private let exited: Promise<Void>
     /// Its ports, by the names its adapter gives them (`remote`, `pairing`, `wss`).
     let ports: [String: UInt16]
     /// Its certificate's SHA-256 fingerprint, for a brand with TLS.
     let fingerprint: String?
-    private init(process: Process, ports: [String: UInt16], fingerprint: String?) {
+    private init(process: Process, exited: Promise<Void>, ports: [String: UInt16], fingerprint: String?) {
         self.process = process
+        self.exited = exited
         self.ports = ports
         self.fingerprint = fingerprint
     }
@@ -59,7 +62,20 @@ final class DemoTVProcess: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         let listening = Promise<JSONValue>()
-        try process.run()
+        let exited = Promise<Void>()
+        process.terminationHandler = { _ in exited.succeed(()) }
+        do {
+            try process.run()
+        } catch {
+            // Foundation wraps the system's reason (ENOENT, EACCES, ETXTBSY…) in a Cocoa error.
+            let wrapped = error as NSError
+            let reason = (wrapped.userInfo[NSUnderlyingErrorKey] as? NSError).map { underlying in
+                underlying.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(underlying.code))) : underlying.localizedDescription
+            }
+            throw PhotonError(
+                .internal, "could not start \(path) \(brand): \(reason ?? wrapped.localizedDescription)",
+                hint: "check that photon-emulator is installed and executable (`make demo` builds it)")
+        }
         // Its output is read on a thread of its own with read(2), retried when a signal
         // interrupts it (FileHandle's readers stop the process on EINTR).
         let descriptor = output.fileHandleForReading.fileDescriptor
@@ -85,7 +101,8 @@ final class DemoTVProcess: Sendable {
         do {
             line = try await withTimeout(.seconds(10), "photon-emulator \(brand)") { try await listening.value() }
         } catch {
-            process.terminate()
+            let started = DemoTVProcess(process: process, exited: exited, ports: [:], fingerprint: nil)
+            await started.stop()
             throw error
         }
         guard case .object(let fields) = line else { throw PhotonError(.protocolViolation, "photon-emulator \(brand) said nothing readable") }
@@ -94,11 +111,16 @@ final class DemoTVProcess: Sendable {
             if let port = value.intValue.flatMap(UInt16.init(exactly:)) { ports[String(key.dropFirst(5))] = port }
         }
         return DemoTVProcess(
-            process: process, ports: ports, fingerprint: line["fingerprint"]?.stringValue)
+            process: process, exited: exited, ports: ports, fingerprint: line["fingerprint"]?.stringValue)
     }
 
-    func stop() {
+    /// Asks the emulator to end (SIGTERM) and waits for it without holding a thread: at most
+    /// 5 s, then SIGKILL and 1 s more. (`Process.waitUntilExit` spins a run loop on the
+    /// calling thread, one of the two of the cooperative pool on a 2-core machine.)
+    func stop() async {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        if (try? await waitAtMost(.seconds(5), for: { try await self.exited.value() })) != nil { return }
+        kill(process.processIdentifier, SIGKILL)
+        _ = try? await waitAtMost(.seconds(1), for: { try await self.exited.value() })
     }
 }

@@ -209,6 +209,26 @@ func context(identity: ClientIdentity? = nil) throws -> AdapterContext {
         await session.close()
     }
 
+    /// A TV that takes SEARCH but opens no voice session (its assistant is off) is told
+    /// apart within the command's network wait, with no audio sent.
+    @Test func voiceToATVThatOpensNoVoiceSessionIsUnsupported() async throws {
+        let (tv, log, paired, _) = try await pairedSetup { $0.startsVoice = false }
+        defer { Task { await tv.stop() } }
+        var ctx = try context()
+        ctx.timeout = .seconds(1)
+        let quick = try await AndroidTVAdapter().openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        do {
+            try await quick.send(.voice(pcm: [UInt8](repeating: 1, count: 3000), sampleRate: 8000))
+            Issue.record("voice went to a TV that opened no voice session")
+        } catch let error as PhotonError {
+            #expect(error.code == .unsupported)
+            #expect(error.message.contains("did not start a voice session"))
+        }
+        #expect(log.named("key").contains { $0["key"]?.string == "KEYCODE_SEARCH" })
+        #expect(log.named("voice_begin").isEmpty && log.named("voice_chunk").isEmpty)
+        await quick.close()
+    }
+
     @Test func pingsAreAnsweredAndEventsArrive() async throws {
         let (tv, _, paired, ctx) = try await pairedSetup()
         defer { Task { await tv.stop() } }
