@@ -43,10 +43,11 @@ let package = Package(
         .systemLibrary(name: "CPhotonSystem", path: "Sources/CPhotonSystem"),
         // The VERSION file, compiled in (`photon --version`).
         .target(name: "CPhotonVersion", path: "Sources/CPhotonVersion"),
-        // Gives the static Swift runtime the process's arguments from the C library's
-        // constructor call instead of its scan of /proc/self/maps (linked by the two
-        // executables a key press starts; see the file for how).
-        .target(name: "CProcessArguments", path: "Sources/CProcessArguments"),
+        // What the two executables a key press starts do for a fast start: give the static
+        // Swift runtime the process's arguments from the C library's constructor call
+        // instead of its scan of /proc/self/maps, and map .bss writable before a second
+        // thread runs (photon-cli); see the files for how and why.
+        .target(name: "CProcessStart", path: "Sources/CProcessStart"),
         // Avahi's pkg-config adds -D_REENTRANT, which SwiftPM warns about; its headers are in
         // the default include path, so the module map names the libraries directly.
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
@@ -114,7 +115,7 @@ let package = Package(
         // Release builds link it fully statically (it needs nothing but libc's system
         // calls), which saves the dynamic loader's millisecond on every key press.
         .executableTarget(
-            name: "photon", dependencies: ["PhotonJSON", "PhotonWire", "PhotonCatalog", "CProcessArguments"], path: "Sources/photon",
+            name: "photon", dependencies: ["PhotonJSON", "PhotonWire", "PhotonCatalog", "CProcessStart"], path: "Sources/photon",
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
         // Release builds link photon-cli as a fixed-address (non-PIE) executable: a PIE of
         // this size makes the dynamic loader apply ~76,000 relative relocations, touching
@@ -127,7 +128,7 @@ let package = Package(
         // libstdc++.so, libgcc_s.so and their ~1,700 symbol relocations, and libgcc_s's
         // CPU probe (CPUID traps to the hypervisor in a VM), cost ~0.5 ms of every cold key.
         .executableTarget(
-            name: "photon-cli", dependencies: ["PhotonCLI", "CProcessArguments"], path: "Sources/photon-cli",
+            name: "photon-cli", dependencies: ["PhotonCLI", "CProcessStart"], path: "Sources/photon-cli",
             linkerSettings: [
                 .unsafeFlags(
                     [

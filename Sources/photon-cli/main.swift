@@ -1,3 +1,4 @@
+import CProcessStart
 import Foundation
 import PhotonCLI
 import PhotonCore
@@ -5,6 +6,8 @@ import PhotonCore
 // `photon-cli`, the whole `photon` tool (the `photon` front end runs it for everything it
 // does not answer itself). Everything lives in PhotonCLI so it can be tested in-process.
 PhaseTimer.mark("photon-cli main")
+// While this is the only thread (the warm-up below starts another).
+photon_prefault_zeroed_data()
 // Before the first task starts (a thread of its own, a third of a millisecond).
 let arguments = Array(CommandLine.arguments.dropFirst())
 PhotonCommandLine.startNetworkWarmUp(for: arguments)

@@ -14,7 +14,7 @@
 // is a shared library (debug builds) its own definitions are internal to it and these are
 // unused. Should a future runtime need another symbol of that object, the link fails with
 // duplicate definitions rather than doing the work twice.
-#include "process_arguments.h"
+#include "process_start.h"
 
 #include <stddef.h>
 
