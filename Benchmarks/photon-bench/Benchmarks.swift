@@ -269,6 +269,14 @@ enum Benchmarks {
             in glibc's start), which is most of "photon main" and a third of "photon-cli main".
             Release builds link libstdc++ and libgcc into photon-cli and give the Swift runtime
             its arguments without reading /proc/self/maps (Package.swift says how).
+            While photon-cli reads its arguments and the store, a second thread makes the event
+            loop and OpenSSL's first context ("network warm-up", on the other core); the first
+            TLS connection waits for it rather than make a first context of its own at the same
+            time. Before that thread starts, photon-cli maps its .bss writable in one call: each
+            page the runtime first read and then wrote would otherwise cost a TLB flush of the
+            other core, an inter-processor interrupt this VM makes dear. photon-cli's main
+            is synchronous (an async main's thread leaves through `pthread_exit`, which loads
+            libgcc_s to unwind it before the first task may run).
 
             \(ColdKeyBreakdown.sections.withLock { $0 }.joined(separator: "\n\n"))
 
