@@ -14,7 +14,12 @@ enum ColdKeyBreakdown {
         var totals: [Double] = []
         // Work on the other core (the TLS warm-up) is no step of the chain: when it ended.
         var concurrent: [String: [Double]] = [:]
+        // The same two process starts doing nothing else, run between the keys: how fast
+        // this machine starts a process while the table was measured (it drifts by a few
+        // tens of percent over minutes), to read one table against another.
+        var versionRuns: [Double] = []
         for _ in 0..<runs {
+            versionRuns.append(try SpawnTimer.run(photon, ["--version"]).seconds)
             let all = try timedRun(photon, arguments)
             guard let first = all.first, let last = all.last else { continue }
             totals.append(last.1 - first.1)
@@ -41,6 +46,10 @@ enum ColdKeyBreakdown {
             lines.append("| \(phase) | \(ms(p50)) | \(String(format: "%.0f %%", p50 / total * 100)) |")
         }
         lines.append("| **total, spawn → reaped** | **\(ms(total))** | |")
+        lines.append("")
+        lines.append(
+            "The machine meanwhile: `photon --version` (the front end, then photon-cli, nothing else), run between these keys, took \(ms(Stats(samples: versionRuns).p50)) (p50)."
+        )
         for (phase, ends) in concurrent.sorted(by: { $0.key < $1.key }) {
             lines.append("")
             lines.append(
