@@ -54,16 +54,11 @@ public enum PhotonCommandLine {
     /// `--direct`), so they are ready by the time arguments, store and identity are read.
     /// photon-cli calls it before its first task starts; `run` calls it too (once per process).
     public static func startNetworkWarmUp(for arguments: [String], environment: EnvironmentVariables = .process) {
-        if let word = directCommand(in: arguments, environment: environment), connectingCommands.contains(word) {
+        if environment["PHOTON_NO_DAEMON"] == "1" || arguments.contains("--direct"),
+            let word = arguments.first(where: { !$0.hasPrefix("-") }), connectingCommands.contains(word)
+        {
             NetworkWarmUp.start()
         }
-    }
-
-    /// The command's first word when this process will talk to the TV itself (no daemon,
-    /// or `--direct`).
-    private static func directCommand(in arguments: [String], environment: EnvironmentVariables) -> String? {
-        guard environment["PHOTON_NO_DAEMON"] == "1" || arguments.contains("--direct") else { return nil }
-        return arguments.first(where: { !$0.hasPrefix("-") })
     }
 
     /// Runs the tool with `arguments` (without the program name).

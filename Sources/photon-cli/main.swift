@@ -8,8 +8,8 @@ import PhotonCore
 PhaseTimer.mark("photon-cli main")
 // While this is the only thread (the warm-up below starts another).
 photon_prefault_zeroed_data()
-// Before the first task starts (a thread of its own, a third of a millisecond).
 let arguments = Array(CommandLine.arguments.dropFirst())
+// Before the first task starts (a thread of its own, a third of a millisecond).
 PhotonCommandLine.startNetworkWarmUp(for: arguments)
 
 // The command runs as a task and ends the process itself; the main thread only waits.
