@@ -49,16 +49,21 @@ public enum PhotonCommandLine {
         return try parser(for: registry).parse(arguments)
     }
 
+    /// Whether `arguments` name a command that will connect to a TV directly (no daemon, or
+    /// `--direct`): what the network warm-up is for.
+    public static func connectsDirectly(_ arguments: [String], environment: EnvironmentVariables = .process) -> Bool {
+        guard environment["PHOTON_NO_DAEMON"] == "1" || arguments.contains("--direct"),
+            let word = arguments.first(where: { !$0.hasPrefix("-") })
+        else { return false }
+        return connectingCommands.contains(word)
+    }
+
     /// Starts the event loop and OpenSSL's first context on the other core (`NetworkWarmUp`)
-    /// when `arguments` name a command that will connect to a TV directly (no daemon, or
-    /// `--direct`), so they are ready by the time arguments, store and identity are read.
-    /// photon-cli calls it before its first task starts; `run` calls it too (once per process).
+    /// when `arguments` name a command that will connect to a TV directly, so they are ready
+    /// by the time arguments, store and identity are read. photon-cli calls it before its
+    /// first task starts; `run` calls it too (once per process).
     public static func startNetworkWarmUp(for arguments: [String], environment: EnvironmentVariables = .process) {
-        if environment["PHOTON_NO_DAEMON"] == "1" || arguments.contains("--direct"),
-            let word = arguments.first(where: { !$0.hasPrefix("-") }), connectingCommands.contains(word)
-        {
-            NetworkWarmUp.start()
-        }
+        if connectsDirectly(arguments, environment: environment) { NetworkWarmUp.start() }
     }
 
     /// Runs the tool with `arguments` (without the program name).
