@@ -57,12 +57,14 @@ final class ADBConnection: Sendable {
         return result
     }
 
-    /// Connects and authenticates. When the device does not know the key, `offerKey` is
+    /// Connects and authenticates with the key `loadKey` gives, asked for once, when the
+    /// device first wants a signature (reading it then overlaps sending CNXN and the
+    /// device's answer). When the device does not know the key, `offerKey` is
     /// asked whether to offer it (pairing says yes and tells the user what to accept; a
     /// session says no, and the connection fails with `authenticationRefused`), and the
     /// device's answer is awaited for at most `acceptTimeout`.
     static func open(
-        _ stream: any ByteStream, key: RSAKey, comment: String, timeout: Duration,
+        _ stream: any ByteStream, key loadKey: @Sendable () async throws -> RSAKey, comment: String, timeout: Duration,
         offerKey: @Sendable (_ fingerprint: String) async throws -> Bool = { _ in false }, acceptTimeout: Duration = .seconds(60)
     ) async throws -> (ADBConnection, Authentication) {
         var decoder = ADBMessageDecoder()
@@ -89,6 +91,13 @@ final class ADBConnection: Sendable {
             timeout: timeout)
         var authentication = Authentication.accepted
         var signed = false
+        var loadedKey: RSAKey?
+        func key() async throws -> RSAKey {
+            if let loadedKey { return loadedKey }
+            let loaded = try await loadKey()
+            loadedKey = loaded
+            return loaded
+        }
         while true {
             let message = try await receive(timeout, "waiting for the device's answer to CNXN")
             switch (message.command, ADBMessage.AuthType(rawValue: message.arg0)) {
@@ -102,12 +111,12 @@ final class ADBConnection: Sendable {
                 guard message.payload.count == 20 else {
                     throw PhotonError(.protocolViolation, "an ADB token of \(message.payload.count) bytes, not 20")
                 }
-                let signature = try key.signPKCS1(digest: message.payload, algorithm: .sha1)
+                let signature = try await key().signPKCS1(digest: message.payload, algorithm: .sha1)
                 try await stream.write(ADBMessage(.auth, ADBMessage.AuthType.signature.rawValue, 0, signature).encoded(), timeout: timeout)
                 signed = true
             case (.auth, .token?):
                 // The signature was not accepted: the device does not know this key.
-                let offered = try ADBPublicKey.encode(key, comment: comment)
+                let offered = try ADBPublicKey.encode(try await key(), comment: comment)
                 guard try await offerKey(ADBPublicKey.fingerprint(offered)) else {
                     throw PhotonError(
                         .authenticationRefused,

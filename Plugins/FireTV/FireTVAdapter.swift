@@ -112,7 +112,8 @@ public struct FireTVAdapter: TVAdapter {
     public func openSession(device: DeviceRecord, secrets: DeviceSecrets, context: AdapterContext) async throws -> any RemoteSession {
         let connection: ADBConnection
         if let pem = secrets.values[Self.adbKeySecret] {
-            (connection, _) = try await Self.connect(device.endpoint, key: try RSAKey(pem: pem), context: context)
+            // Read when the device asks for a signature, so reading it overlaps the connect.
+            (connection, _) = try await Self.connect(device.endpoint, key: { try await RSAKey.loading(pem: pem) }, context: context)
         } else {
             connection = try await Self.migrate(device, secrets: secrets, context: context)
         }
@@ -148,7 +149,7 @@ public struct FireTVAdapter: TVAdapter {
         try await context.secretsChanged(secrets, updated)
         context.log.debug("firetv: \(device.nickname) now gets an ADB key of its own; the device asks \"Allow USB debugging?\" once")
         do {
-            return try await connect(device.endpoint, key: key, context: context, offerKey: { _ in true }, acceptTimeout: .seconds(60)).0
+            return try await connect(device.endpoint, key: { key }, context: context, offerKey: { _ in true }, acceptTimeout: .seconds(60)).0
         } catch let error as PhotonError where error.code == .timeout || error.code == .authenticationRefused || error.code == .pairingRefused {
             throw PhotonError(
                 error.code,
@@ -157,10 +158,11 @@ public struct FireTVAdapter: TVAdapter {
         }
     }
 
-    /// Connects and authenticates with `key`; with `offerKey`, a device that does not know
-    /// the key is offered it.
+    /// Connects and authenticates with the key `key` gives (asked for once the device wants
+    /// a signature); with `offerKey`, a device that does not know the key is offered it.
     static func connect(
-        _ endpoint: Endpoint, key: RSAKey, context: AdapterContext, offerKey: (@Sendable (String) async throws -> Bool)? = nil,
+        _ endpoint: Endpoint, key: @escaping @Sendable () async throws -> RSAKey, context: AdapterContext,
+        offerKey: (@Sendable (String) async throws -> Bool)? = nil,
         acceptTimeout: Duration = .seconds(60)
     ) async throws -> (ADBConnection, ADBConnection.Authentication) {
         let stream = try await context.connector.openByteStream(to: endpoint, security: .plain, timeout: context.timeout)
@@ -217,7 +219,7 @@ struct FireTVPairing: PairingFlow {
         }
         let key = try RSAKey.generate()
         let (connection, _) = try await FireTVAdapter.connect(
-            endpoint, key: key, context: context,
+            endpoint, key: { key }, context: context,
             offerKey: { fingerprint in
                 _ = try await responder.answer(
                     .confirmOnTV(

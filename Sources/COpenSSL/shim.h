@@ -5,6 +5,7 @@
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
+#include <openssl/decoder.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/param_build.h>
@@ -16,6 +17,8 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+/* EVP_PKEY_KEYPAIR is a macro of macros, which Swift does not import. */
+static inline int photon_EVP_PKEY_KEYPAIR(void) { return EVP_PKEY_KEYPAIR; }
 static inline long photon_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
     return SSL_CTX_set_min_proto_version(ctx, version);
 }

@@ -126,6 +126,7 @@ final class TLSContext: @unchecked Sendable {
                 local = cert.info
             }
             if !server {
+                SSL_CTX_set_cert_cb(ctx, TLSClientCredentials.callback, nil)
                 // Sessions a TV gives us go to the connection's sink (TLSSessionCache), if
                 // it has one; the context keeps none itself.
                 photon_SSL_CTX_cache_client_sessions_externally(ctx)
@@ -149,26 +150,25 @@ final class TLSContext: @unchecked Sendable {
     }
 
     private struct ClientKey: Hashable {
-        var identity: ClientIdentity?
         var minimum: TLSVersion
         var maximum: TLSVersion
     }
     private static let clientCache = Locked<[ClientKey: TLSContext]>([:])
 
-    /// A client context for these options, made once and reused (contexts are
-    /// thread-safe once configured).
-    static func client(for options: TLSClientOptions) throws -> TLSContext {
-        let key = ClientKey(identity: options.identity, minimum: options.minimumVersion, maximum: options.maximumVersion)
+    /// The client context for these versions, made once and reused by every client
+    /// connection (contexts are thread-safe once configured). It holds no identity: a
+    /// connection that has one presents it when the server asks (`TLSClientCredentials`),
+    /// so the warm-up can make the very context the command's connections use.
+    static func client(minimum: TLSVersion = .tls12, maximum: TLSVersion = .tls13) throws -> TLSContext {
+        let key = ClientKey(minimum: minimum, maximum: maximum)
         if let cached = clientCache.withLock({ $0[key] }) { return cached }
-        let made = try make(
-            server: false, certificatePEM: options.identity?.certificatePEM,
-            privateKeyPEM: options.identity?.privateKeyPEM, minimum: options.minimumVersion,
-            maximum: options.maximumVersion)
-        clientCache.withLock { cache in
-            if cache.count > 16 { cache.removeAll() }
+        let made = try make(server: false, certificatePEM: nil, privateKeyPEM: nil, minimum: minimum, maximum: maximum)
+        return clientCache.withLock { cache in
+            // Two made at once: both work, the first kept serves everyone after.
+            if let first = cache[key] { return first }
             cache[key] = made
+            return made
         }
-        return made
     }
 }
 

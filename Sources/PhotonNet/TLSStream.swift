@@ -21,9 +21,12 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
     private let readGate = AsyncGate()
     private let writeGate = AsyncGate()
     private let context: TLSContext
+    /// The identity this client connection presents if the server asks for one; kept
+    /// alive as long as the `SSL` that points to it.
+    private let credentials: TLSClientCredentials?
 
     public private(set) var peerCertificate: CertificateInfo?
-    public var localCertificate: CertificateInfo? { context.localCertificate }
+    public var localCertificate: CertificateInfo? { context.localCertificate ?? credentials?.certificateInfo }
     /// The negotiated version, e.g. `TLSv1.3`.
     public private(set) var protocolVersion: String = ""
     /// Whether the handshake resumed a stored session (`TLSSessionCache`).
@@ -32,13 +35,19 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
     /// cache only); kept alive as long as the `SSL` that points to it.
     private var sessionSink: TLSSessionSink?
 
-    private init(socket: Socket, context: TLSContext, server: Bool, serverName: String?) throws {
+    private init(
+        socket: Socket, context: TLSContext, server: Bool, serverName: String?, credentials: TLSClientCredentials? = nil
+    ) throws {
         guard let ssl = SSL_new(context.pointer) else {
             throw PhotonError(.tls, "cannot create a TLS session: \(OpenSSLError.drain())")
         }
         self.ssl = ssl
         self.socket = socket
         self.context = context
+        self.credentials = credentials
+        if let credentials {
+            SSL_set_ex_data(ssl, TLSClientCredentials.index, Unmanaged.passUnretained(credentials).toOpaque())
+        }
         SSL_set_fd(ssl, socket.fd)
         lastReadWasShort.initialize(to: 0)
         photon_SSL_track_short_reads(ssl, lastReadWasShort)
@@ -71,9 +80,11 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
         await NetworkWarmUp.finished()
         let stream: TLSStream
         do {
-            let context = try TLSContext.client(for: options)
-            PhaseTimer.mark("tls context (identity key and certificate loaded)")
-            stream = try TLSStream(socket: socket, context: context, server: false, serverName: options.serverName)
+            let context = try TLSContext.client(minimum: options.minimumVersion, maximum: options.maximumVersion)
+            PhaseTimer.mark("tls context ready (warm-up awaited)")
+            stream = try TLSStream(
+                socket: socket, context: context, server: false, serverName: options.serverName,
+                credentials: options.identity.map(TLSClientCredentials.of))
         } catch {
             socket.close()
             throw error
@@ -200,6 +211,9 @@ public final class TLSStream: ByteStream, @unchecked Sendable {
             }
         } catch let error as PhotonError {
             await close()
+            // The server asked for our certificate and it could not be read: that, not
+            // the handshake's own alert, is what the user can act on.
+            if let unusable = credentials?.failure { throw unusable }
             if error.code == .tls {
                 throw PhotonError(
                     .tls, error.message,

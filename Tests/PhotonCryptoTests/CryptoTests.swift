@@ -123,6 +123,33 @@ import Testing
         #expect(reread.publicExponent == [1, 0, 1])
     }
 
+    /// Keys are read with RSA's decoders only: both RSA PEM forms must still be read, and
+    /// a key of another type must still say what it is, not "not valid PEM".
+    @Test func bothRSAFormsAreReadAndOtherKeyTypesAreNamed() throws {
+        let key = try RSAKey.generate()
+        let dir = try TestEnvironment.temporaryDirectory()
+        let pkcs8 = dir.appendingPathComponent("pkcs8.pem").path
+        try key.privateKeyPEM().write(toFile: pkcs8, atomically: true, encoding: .utf8)
+        let traditional = try TestEnvironment.run("/usr/bin/openssl", ["pkey", "-in", pkcs8, "-traditional"])
+        #expect(traditional.output.hasPrefix("-----BEGIN RSA PRIVATE KEY-----"), "\(traditional.output)")
+        #expect(try RSAKey(pem: traditional.output).modulus == key.modulus)
+        let ec = try TestEnvironment.run("/usr/bin/openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
+        #expect(ec.output.hasPrefix("-----BEGIN PRIVATE KEY-----"), "\(ec.output)")
+        do {
+            _ = try RSAKey(pem: ec.output)
+            Issue.record("an EC key was read as an RSA key")
+        } catch let error as PhotonError {
+            #expect(error.message == "the private key is not an RSA key")
+        }
+        do {
+            _ = try RSAKey(pem: "-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----\n")
+            Issue.record("garbage was read as a key")
+        } catch let error as PhotonError {
+            #expect(error.message.hasPrefix("the private key is not valid PEM"), "\(error.message)")
+            #expect(error.hint != nil)
+        }
+    }
+
     @Test func garbageIsRejectedWithClearErrors() {
         #expect(throws: PhotonError.self) { try Certificate(pem: "-----BEGIN CERTIFICATE-----\nnope\n-----END CERTIFICATE-----\n") }
         #expect(throws: PhotonError.self) { try Certificate(der: [0x30, 0x82, 0xFF, 0xFF, 0x00]) }

@@ -2,10 +2,9 @@ import Dispatch
 import PhotonCore
 import Testing
 
-@testable import PhotonNet
-
-/// The network warm-up's waiting: a TLS connection waits for it instead of racing it, so
-/// every waiter must be let go once it ends, and nobody may wait for one that never started.
+/// The warm-ups' waiting: what uses OpenSSL waits for its first use on the other core
+/// instead of racing it, so every waiter must be let go once it ends, and nobody may wait
+/// for one that never started.
 @Suite struct BackgroundWorkTests {
     /// A gate the work blocks on until the test opens it.
     final class Gate: Sendable {
