@@ -4,7 +4,7 @@ import PhotonCore
 /// A session with an Apple TV over one verified Companion connection. Opening it starts the
 /// remote session as tvOS's own remote does (`_systemInfo`, `_touchStart`, `_sessionStart`,
 /// `TVRCSessionStart`, `_tiStart`), subscribes to the power and media-control events and
-/// reads the attention state. Keys are HID presses (down, then up; a hold is down until
+/// asks for the attention state (only a power key waits for the answer). Keys are HID presses (down, then up; a hold is down until
 /// its release), play/pause/next/previous are media controls, apps are launched by bundle
 /// id or link, text goes through the text-input session (RTI archives), and the volume is
 /// a media control the Apple TV passes on to the TV or speakers it controls.
@@ -22,6 +22,9 @@ final class AppleTVSession: KeySending, TextTyping, VolumeSetting, AppLaunching,
     /// The media controls the Apple TV last said it has (`_iMC`'s `_mcF`), nil before it said.
     private let mediaFlags = Locked<Int64?>(nil)
     private let tasks = Locked<[Task<Void, Never>]>([])
+    /// The attention state asked for when the session opened; the power key waits for it
+    /// when no event has said yet whether the Apple TV is awake.
+    private let attentionAsked = Locked<Task<Void, Never>?>(nil)
 
     private init(connection: CompanionConnection, timeout: Duration) {
         self.connection = connection
@@ -57,10 +60,16 @@ final class AppleTVSession: KeySending, TextTyping, VolumeSetting, AppLaunching,
         }
         session.tasks.withLock { $0.append(listener) }
         // tvOS answers FetchAttentionState only on some versions: without it, power is
-        // learned from the next SystemStatus event.
-        if let state = try? await connection.request("FetchAttentionState", timeout: context.timeout)["state"]?.intValue {
-            session.report(attention: state)
+        // learned from the next SystemStatus event. No command waits for the answer (a
+        // round trip of every cold command) except a power key, which needs it.
+        let asked = Task { [weak session] in
+            guard let state = try? await connection.request("FetchAttentionState", timeout: context.timeout)["state"]?.intValue else {
+                return
+            }
+            session?.report(attention: state)
         }
+        session.attentionAsked.withLock { $0 = asked }
+        session.tasks.withLock { $0.append(asked) }
         return session
     }
 
@@ -110,7 +119,10 @@ final class AppleTVSession: KeySending, TextTyping, VolumeSetting, AppLaunching,
         guard case .key(var key) = input else {
             throw PhotonError.unsupported("Apple TV has no raw key codes; nothing was sent", hint: "use a key name (photon keys)")
         }
-        if key == .power { key = awake.withLock { $0 } == false ? .powerOn : .powerOff }
+        if key == .power {
+            if awake.withLock({ $0 }) == nil { await attentionAsked.withLock { $0 }?.value }
+            key = awake.withLock { $0 } == false ? .powerOn : .powerOff
+        }
         if let media = AppleTVAdapter.media[key] {
             guard action != .holdEnd else { return }
             try await request("_mcc", .object([("_mcc", .int(media.code))]))

@@ -236,6 +236,21 @@ import Testing
         #expect(!muteEvents.withLock { $0.contains { $0.name == "volume" } })
     }
 
+    /// The power key is Sleep or Wake by the attention state: a session does not wait for
+    /// that state to open (no other command needs it), so a power key sent at once must
+    /// wait for it, and an asleep Apple TV is woken, an awake one put to sleep.
+    @Test(arguments: [(Int64(1), "awake"), (Int64(3), "asleep")])
+    func thePowerKeyRightAfterOpeningFollowsTheAttentionState(attention: Int64, becomes: String) async throws {
+        let (tv, events) = try start()
+        defer { Task { await tv.stop() } }
+        tv.setAttention(attention)
+        let session = try await session(tv, events)
+        defer { Task { await session.close() } }
+        try await session.send(.key(.key(.power), .press))
+        try await waitFor(events) { $0.contains { $0.name == "power" } }
+        #expect(events.withLock { $0.filter { $0.name == "power" }.map { $0["state"]?.string } } == [becomes])
+    }
+
     func waitFor<T: Sendable>(_ list: Locked<[T]>, _ found: @escaping ([T]) -> Bool) async throws {
         for _ in 0..<500 where !found(list.withLock { $0 }) { try await Task.sleep(for: .milliseconds(10)) }
         if !found(list.withLock { $0 }) { throw TestFailure("not seen in 5 s: \(list.withLock { $0 })") }
