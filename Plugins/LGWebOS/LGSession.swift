@@ -26,9 +26,17 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
     private let state = Locked(State())
     private let pointerGate = AsyncGate()
     private let pointer = Locked<(any MessageStream)?>(nil)
+    /// The pointer socket's connection, started while the session opened because the
+    /// command it was opened for is a button (`AdapterContext.expectedCommand`); taken by
+    /// the first press, closed with the session if none came.
+    private let preopened = Locked<Task<any ByteStream, any Error>?>(nil)
     private let tasks = Locked<[Task<Void, Never>]>([])
 
-    private init(device: DeviceRecord, context: AdapterContext, keepAlive: Duration, main: SSAPChannel, security: TransportSecurity) {
+    private init(
+        device: DeviceRecord, context: AdapterContext, keepAlive: Duration, main: SSAPChannel, security: TransportSecurity,
+        preopened: Task<any ByteStream, any Error>?
+    ) {
+        self.preopened.withLock { $0 = preopened }
         self.device = device
         self.context = context
         self.keepAlive = keepAlive
@@ -51,8 +59,18 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
             }
             security = .tls(TLSClientOptions(trust: .pinned(pin)))
         }
-        let stream = try await context.connector.openMessageStream(
-            LGWebOSAdapter.mainSocket(device.endpoint, security: security), timeout: context.timeout)
+        // A command line opened for a button: the pointer socket's TCP and TLS run while
+        // the main socket says hello and registers (its path is asked for afterwards, and
+        // it is almost always on the main port), not after them.
+        let preopened = context.expectedCommand.map(usesPointer) == true ? preopen(device.endpoint, security: security, context: context) : nil
+        let stream: any MessageStream
+        do {
+            stream = try await context.connector.openMessageStream(
+                LGWebOSAdapter.mainSocket(device.endpoint, security: security), timeout: context.timeout)
+        } catch {
+            await discard(preopened)
+            throw error
+        }
         let greeting: LGHandshake.Greeting
         do {
             greeting = try await LGHandshake.greet(stream, timeout: context.timeout, log: context.log)
@@ -63,12 +81,38 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
             _ = try await LGHandshake.register(stream, clientKey: key, timeout: context.timeout, accept: context.timeout, log: context.log)
         } catch {
             await stream.close(code: 1000, reason: "")
+            await discard(preopened)
             throw error
         }
         let session = LGSession(
-            device: device, context: context, keepAlive: keepAlive, main: SSAPChannel(stream: stream, log: context.log), security: security)
+            device: device, context: context, keepAlive: keepAlive, main: SSAPChannel(stream: stream, log: context.log), security: security,
+            preopened: preopened)
         session.start(greeting)
         return session
+    }
+
+    /// Whether `command` is a press the pointer socket carries (every key but power's).
+    static func usesPointer(_ command: RemoteCommand) -> Bool {
+        guard case .key(let input, .press) = command else { return false }
+        return ![.key(.power), .key(.powerOn), .key(.powerOff)].contains(input)
+    }
+
+    private static func preopen(_ endpoint: Endpoint, security: TransportSecurity, context: AdapterContext) -> Task<any ByteStream, any Error> {
+        let connector = context.connector
+        let timeout = context.timeout
+        return Task { try await connector.openByteStream(to: endpoint, security: security, timeout: timeout) }
+    }
+
+    /// Closes a pre-opened connection nobody will use (or lets its attempt fail quietly).
+    private static func discard(_ preopened: Task<any ByteStream, any Error>?) async {
+        if let stream = try? await preopened?.value { await stream.close() }
+    }
+
+    private func takePreopened() -> Task<any ByteStream, any Error>? {
+        preopened.withLock { p in
+            defer { p = nil }
+            return p
+        }
     }
 
     private func start(_ greeting: LGHandshake.Greeting) {
@@ -76,8 +120,9 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
         continuation.yield(.deviceInfo(model: greeting.modelName, vendor: "LG", version: greeting.hello.osRelease.map { "webOS \($0)" }))
         var started: [Task<Void, Never>] = []
         // The state subscriptions, which no command waits for. The pointer socket is opened
-        // by the first key, so a one-shot launch or text never starts a TLS handshake it
-        // does not need.
+        // by the first key (its connection while the session opened, when it was opened
+        // for one), so a one-shot launch or text never starts a TLS handshake it does not
+        // need.
         started.append(Task { [weak self] in await self?.subscribe() })
         if keepAlive > .zero {
             started.append(
@@ -178,6 +223,7 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
             return p
         }
         if let pointerStream { Task { await pointerStream.close(code: 1000, reason: "") } }
+        if let unused = takePreopened() { Task { await Self.discard(unused) } }
         continuation.yield(.disconnected(reason: reason))
         continuation.finish()
     }
@@ -192,6 +238,7 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
         finish(nil)
         await main.close()
         await pointerStream?.close(code: 1000, reason: "")
+        await Self.discard(takePreopened())
         let tasks = self.tasks.withLock { $0 }
         for task in tasks { task.cancel() }
         // Bounded: a task still inside a read the close did not end (seen once in ~60
@@ -214,12 +261,14 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
         return try await pointerGate.withGate {
             if let open = self.pointer.withLock({ $0 }) { return open }
             // The TLS handshake to the TV's port runs while the TV answers the request for
-            // the path: the socket is almost always on the main port.
+            // the path (or ran while the session opened): the socket is almost always on
+            // the main port.
             let connector = self.context.connector
             let endpoint = self.device.endpoint
             let security = self.security
             let timeout = self.context.timeout
-            let early = Task { try await connector.openByteStream(to: endpoint, security: security, timeout: timeout) }
+            let early =
+                self.takePreopened() ?? Task { try await connector.openByteStream(to: endpoint, security: security, timeout: timeout) }
             let socket: (secure: Bool, port: UInt16?, path: String)
             do {
                 let reply = try await self.main.request("com.webos.service.networkinput/getPointerInputSocket", timeout: timeout)

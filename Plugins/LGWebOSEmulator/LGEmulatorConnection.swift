@@ -9,7 +9,13 @@ extension EmulatedLGTV {
     /// One connection: the main SSAP socket at `/`, or a pointer socket at a path issued
     /// on a main socket.
     func serve(_ stream: any ByteStream, secure: Bool) async {
-        defer { Task { await stream.close() } }
+        // Every connection, before it asks for anything (a client may connect ahead of
+        // knowing which socket it wants).
+        emit(EmulatorEvent("connection_accepted", [("secure", .bool(secure))]))
+        defer {
+            emit(EmulatorEvent("connection_closed", [("secure", .bool(secure))]))
+            Task { await stream.close() }
+        }
         guard let request = try? await HTTPServerRequest.read(from: stream, maxBody: 4096, timeout: .seconds(10)) else { return }
         guard request.isWebSocketUpgrade else {
             // What webOS answers a browser on these ports.

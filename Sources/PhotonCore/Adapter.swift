@@ -62,11 +62,18 @@ public struct AdapterContext: Sendable {
     /// token), with the secrets the session was opened with: the host stores the new ones
     /// only if the stored ones are still those (not after `forget`, not over a re-pair).
     public var secretsChanged: @Sendable (_ previous: DeviceSecrets, _ updated: DeviceSecrets) async throws -> Void
+    /// The command this session is opened to send, when the caller knows it (a command
+    /// line's one command); nil for a session that serves whatever comes (a daemon's). An
+    /// adapter may start what that command will need while the session opens — a second
+    /// connection, say — instead of after it; the command itself is still sent only when
+    /// it is performed.
+    public var expectedCommand: RemoteCommand?
 
     public init(
         connector: any Connector, clientIdentity: ClientIdentity, clientName: String = "Photon",
         timeout: Duration = .seconds(10), log: PhotonLog = .silent, clock: any RouterClock = SystemClock(),
-        secretsChanged: @escaping @Sendable (_ previous: DeviceSecrets, _ updated: DeviceSecrets) async throws -> Void = { _, _ in }
+        secretsChanged: @escaping @Sendable (_ previous: DeviceSecrets, _ updated: DeviceSecrets) async throws -> Void = { _, _ in },
+        expectedCommand: RemoteCommand? = nil
     ) {
         self.connector = connector
         self.clientIdentity = clientIdentity
@@ -75,6 +82,7 @@ public struct AdapterContext: Sendable {
         self.log = log
         self.clock = clock
         self.secretsChanged = secretsChanged
+        self.expectedCommand = expectedCommand
     }
 }
 

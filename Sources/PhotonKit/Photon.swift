@@ -82,8 +82,11 @@ public final class Photon: Sendable {
     /// process holds (shared by every remote connected to the same TV). With `wake`, a TV
     /// that does not answer is woken as its brand allows, and waited for — through the
     /// router, like any command. One-shot sessions open now (so an unreachable TV fails
-    /// here); warm ones connect in the background.
-    public func connect(_ name: String, source: CommandSource = .apiClient, wake: WakeRequest? = nil) async throws -> TVRemote {
+    /// here); warm ones connect in the background. `expecting` is the command a one-shot
+    /// session is opened to send, if known: its adapter may prepare for it while it opens.
+    public func connect(_ name: String, source: CommandSource = .apiClient, wake: WakeRequest? = nil, expecting: RemoteCommand? = nil)
+        async throws -> TVRemote
+    {
         let tv = try await pool.acquire(name)
         PhaseTimer.mark("device looked up")
         let routerSession = await router.openSession(source: source, target: tv.deviceID)
@@ -93,7 +96,7 @@ public final class Photon: Sendable {
                 remote.wasWoken = try await remote.send(.wake(wake), lifetime: .seconds(10)) == .woke
             }
             if case .oneShot = pool.policy {
-                _ = try await tv.ensureSession(deadline: ContinuousClock.now + timeout)
+                _ = try await tv.ensureSession(deadline: ContinuousClock.now + timeout, expecting: expecting)
             } else {
                 await tv.warm()
             }
@@ -108,7 +111,7 @@ public final class Photon: Sendable {
     public func send(_ command: RemoteCommand, to name: String, id: UUID = UUID(), lifetime: Duration = .seconds(10), wake: WakeRequest? = nil)
         async throws
     {
-        let remote = try await connect(name, source: .cli, wake: wake)
+        let remote = try await connect(name, source: .cli, wake: wake, expecting: command)
         do {
             try await remote.send(command, id: id, lifetime: lifetime)
             await remote.close()

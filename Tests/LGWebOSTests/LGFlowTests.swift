@@ -134,6 +134,46 @@ func lgContext(timeout: Duration = .seconds(5), log: LogLines = LogLines()) thro
         #expect(log.text.contains("register"))
     }
 
+    /// A session opened for a button connects the pointer socket's TCP and TLS while it
+    /// registers, and the press uses that connection; opened for anything else, or for
+    /// nothing, it makes no second connection; one left unused is closed with the session.
+    @Test func aSessionOpenedForAButtonConnectsItsPointerSocketWhileItRegisters() async throws {
+        let (tv, events) = try await startLG()
+        defer { Task { await tv.stop() } }
+        var ctx = try lgContext()
+        let paired = try await pair(tv, ctx)
+        let afterPairing = events.named("connection_accepted").count
+
+        ctx.expectedCommand = .key(.key(.home), .press)
+        let session = try await adapter.openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        // Nothing pressed yet, and the second connection is there.
+        try await events.wait(for: "connection_accepted", count: afterPairing + 2)
+        #expect(events.named("pointer_connected").isEmpty)
+        try await session.send(.key(.key(.home), .press))
+        try await events.wait(for: "key")
+        #expect(events.named("pointer_connected").count == 1)
+        #expect(events.named("connection_accepted").count == afterPairing + 2, "the press opened a connection of its own")
+        await session.close()
+
+        for expected in [RemoteCommand.launch("netflix"), .key(.key(.power), .press)] {
+            let before = events.named("connection_accepted").count
+            ctx.expectedCommand = expected
+            let other = try await adapter.openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+            try await other.send(.launch("netflix"))
+            #expect(events.named("connection_accepted").count == before + 1, "a second connection for \(expected)")
+            await other.close()
+        }
+
+        // Opened for a button that never comes: its connection closes with the session.
+        ctx.expectedCommand = .key(.key(.home), .press)
+        let closedBefore = events.named("connection_closed").count
+        let before = events.named("connection_accepted").count
+        let unused = try await adapter.openSession(device: paired.device, secrets: paired.secrets, context: ctx)
+        try await events.wait(for: "connection_accepted", count: before + 2)
+        await unused.close()
+        try await events.wait(for: "connection_closed", count: closedBefore + 2)
+    }
+
     @Test func subscriptionsFeedPowerAppVolumeAndPlayback() async throws {
         let (tv, emulated) = try await startLG()
         defer { Task { await tv.stop() } }

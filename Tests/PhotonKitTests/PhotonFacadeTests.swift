@@ -49,6 +49,23 @@ import Testing
         #expect(h.events("key").count == 1)
     }
 
+    /// A one-shot connection opened for a command tells the adapter which (an LG session
+    /// opened for a button connects its pointer socket while it registers): the second
+    /// connection appears with nothing sent; opened for nothing, there is none.
+    @Test func aOneShotConnectionTellsTheAdapterWhatItIsOpenedFor() async throws {
+        let (h, photon) = try await setUp("lg")
+        defer { Task { await h.stop() } }
+        let before = h.events("connection_accepted").count
+        let plain = try await photon.connect("tv")
+        try await plain.send(.launch("netflix"))
+        #expect(h.events("connection_accepted").count == before + 1)
+        await plain.close()
+        let forAButton = try await photon.connect("tv", expecting: .key(.key(.home), .press))
+        try await h.waitFor("connection_accepted", count: before + 3)
+        #expect(h.events("pointer_connected").isEmpty)
+        await forAButton.close()
+    }
+
     /// A result says whether the TV confirmed the command: Roku answers every request,
     /// LG its SSAP requests but not pointer keys, Android TV and Samsung nothing.
     @Test func resultsSayWhetherTheTVAcknowledged() async throws {

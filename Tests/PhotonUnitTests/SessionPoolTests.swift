@@ -41,7 +41,7 @@ final class FakeTV: Sendable {
         pairedAt: Date(timeIntervalSince1970: 0))
 
     func pooled(_ tv: FakeTV, policy: SessionPolicy = .keepWarm(ReconnectBackoff()), clock: any RouterClock = SystemClock()) -> PooledTV {
-        PooledTV(device: device, policy: policy, connectTimeout: .seconds(2), clock: clock, log: .silent) { _, _ in try await tv.open() }
+        PooledTV(device: device, policy: policy, connectTimeout: .seconds(2), clock: clock, log: .silent) { _, _, _ in try await tv.open() }
     }
 
     /// A lifetime no command here runs out of: these tests are about connecting, not

@@ -84,7 +84,7 @@ public struct DirectControl: TVControl {
     }
 
     public func send(_ commands: [RemoteCommand], to tv: String, delay: Duration, wake: WakeRequest?, lifetime: Duration) async throws -> Bool {
-        let remote = try await photon.connect(tv, source: source, wake: wake)
+        let remote = try await photon.connect(tv, source: source, wake: wake, expecting: commands.first)
         do {
             var first = true
             for command in commands where !(remote.wasWoken && command.isPowerPress) {

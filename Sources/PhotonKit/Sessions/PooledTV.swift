@@ -7,7 +7,9 @@ import PhotonCore
 /// the next use opens a new one. State the TV reports (power, volume, app…) is kept and
 /// replayed to every new subscriber, then changes are fanned out to all of them.
 public actor PooledTV {
-    typealias Opener = @Sendable (DeviceRecord, Duration) async throws -> any RemoteSession
+    /// Opens a session to the record within the time limit; the command, when known, is
+    /// the one it is opened to send (`AdapterContext.expectedCommand`).
+    typealias Opener = @Sendable (DeviceRecord, Duration, RemoteCommand?) async throws -> any RemoteSession
     /// Called with every update of this TV, on the pool's side: it must return quickly.
     public typealias Subscriber = @Sendable (TVUpdate) -> Void
 
@@ -82,7 +84,8 @@ public actor PooledTV {
     private func isExpiry(_ error: PhotonError) -> Bool { error.reason == .commandExpired }
 
     /// The open session, or a new one (one attempt shared by every waiting caller).
-    public func ensureSession(deadline: ContinuousClock.Instant) async throws -> any RemoteSession {
+    /// `expecting`: the command a new session is opened to send, if the caller knows it.
+    public func ensureSession(deadline: ContinuousClock.Instant, expecting: RemoteCommand? = nil) async throws -> any RemoteSession {
         if let session { return session }
         switch state {
         case .closed: throw PhotonError(.notFound, "\(name) is no longer served", hint: "it was forgotten, or the process is stopping")
@@ -93,7 +96,8 @@ public actor PooledTV {
         // lifetime: it joins the attempt under way, or starts one now (the background
         // retry, when it comes, finds it) — it is not answered with an earlier attempt's
         // failure. The command itself is still sent at most once.
-        let task = attempt ?? startAttempt(timeout: min(connectTimeout, max(deadline - ContinuousClock.now, .milliseconds(1))))
+        let task =
+            attempt ?? startAttempt(timeout: min(connectTimeout, max(deadline - ContinuousClock.now, .milliseconds(1))), expecting: expecting)
         let opened: any RemoteSession
         do {
             opened = try await Self.value(of: task, before: deadline)
@@ -166,7 +170,7 @@ public actor PooledTV {
 
     // MARK: connecting
 
-    private func startAttempt(timeout: Duration) -> Task<any RemoteSession, any Error> {
+    private func startAttempt(timeout: Duration, expecting: RemoteCommand? = nil) -> Task<any RemoteSession, any Error> {
         if state != .reconnecting { state = .connecting }
         let open = self.open
         let device = self.device
@@ -174,7 +178,7 @@ public actor PooledTV {
         // prompted it: detached, the attempt, the session's own tasks (keep-alive,
         // polling) and the retries after it inherit no command's deadline, so a command
         // that expired meanwhile cannot fail them.
-        let task = Task.detached { try await open(device, timeout) }
+        let task = Task.detached { try await open(device, timeout, expecting) }
         attempt = task
         Task.detached { await self.finish(task) }
         return task

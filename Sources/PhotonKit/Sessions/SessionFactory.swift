@@ -102,12 +102,16 @@ public struct SessionFactory: Sendable {
                     : DeviceFile.didYouMean(name, among: file.devices.map(\.nickname))))
     }
 
-    /// Opens a session to the stored TV `device`, waiting at most `timeout`.
-    public func openSession(to device: DeviceRecord, timeout: Duration? = nil) async throws -> any RemoteSession {
+    /// Opens a session to the stored TV `device`, waiting at most `timeout`; `expecting` is
+    /// the command it is opened to send, if known (`AdapterContext.expectedCommand`).
+    public func openSession(to device: DeviceRecord, timeout: Duration? = nil, expecting: RemoteCommand? = nil) async throws
+        -> any RemoteSession
+    {
         let adapter = try registry.adapter(id: device.brand)
         let secrets = try await secrets(for: device.id)
         PhaseTimer.mark("store read (device and secrets)")
-        let context = try await adapterContext(deviceID: device.id, timeout: timeout)
+        var context = try await adapterContext(deviceID: device.id, timeout: timeout)
+        context.expectedCommand = expecting
         PhaseTimer.mark("client identity read")
         log.debug("opening a session to \(device.nickname) (\(device.endpoint))")
         let session = try await adapter.openSession(device: device, secrets: secrets, context: context)

@@ -45,10 +45,10 @@ public final class TVSessionPool: Sendable {
         let factory = self.factory
         let made = PooledTV(
             device: device, policy: policy, connectTimeout: factory.timeout, clock: clock, log: log,
-            open: { device, timeout in
+            open: { device, timeout, expecting in
                 // The stored record may have changed since: always connect with the latest.
                 let current = try await factory.device(named: device.id)
-                return try await factory.openSession(to: current, timeout: timeout)
+                return try await factory.openSession(to: current, timeout: timeout, expecting: expecting)
             })
         let (tv, isNew) = table.withLock { table -> (PooledTV, Bool) in
             if var found = table[device.id] {
