@@ -6,7 +6,7 @@ import PhotonCore
 /// `input keyevent`, text through `input text` (quoted, never run), apps through
 /// `monkey`/`am start`, the app list through `pm`, power and the foreground app read from
 /// `dumpsys` when the session opens, after a power key, and every `pollInterval`.
-final class FireTVSession: KeySending, TextTyping, AppLaunching, AppListing, AcknowledgesCommands {
+final class FireTVSession: KeySending, TextTyping, AppLaunching, AppListing, AcknowledgesCommands, HoldsStateReads {
     let capabilities = FireTVAdapter.maximumCapabilities
     var events: AsyncStream<TVEvent> { feed.stream }
     var catalogIDs: [String: [String]] { FireTVAdapter.appCatalogIDs }
@@ -16,17 +16,23 @@ final class FireTVSession: KeySending, TextTyping, AppLaunching, AppListing, Ack
     private let context: AdapterContext
     private let commandTimeout: Duration
     private let tasks = Locked<[Task<Void, Never>]>([])
+    /// The first state read waits for the command the session was opened for: each read
+    /// is a `dumpsys` the device runs beside it.
+    let stateReads: StateReadGate
 
     init(connection: ADBConnection, model: String?, vendor: String?, context: AdapterContext, pollInterval: Duration) {
         self.connection = connection
         self.context = context
         commandTimeout = max(context.timeout, .seconds(5))
+        let stateReads = StateReadGate(for: context)
+        self.stateReads = stateReads
         feed.yield(.deviceInfo(model: model, vendor: vendor, version: nil))
         let watcher = Task { [weak self] in
             let reason = await connection.waitForEnd()
             self?.finish(reason)
         }
         let poller = Task { [weak self, clock = context.clock] in
+            do { try await stateReads.wait() } catch { return }
             while !Task.isCancelled {
                 await self?.refreshState()
                 guard pollInterval > .zero else { return }

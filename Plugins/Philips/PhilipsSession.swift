@@ -6,7 +6,7 @@ import PhotonCore
 /// wait behind it). A TV without `notifychange` is polled. A TV that stops answering, or
 /// answers garbage, ends the session.
 final class PhilipsSession: KeySending, AppLaunching, AppListing, VolumeSetting, InputSwitching, InputListing, ChannelTuning,
-    AmbilightControlling, AcknowledgesCommands
+    AmbilightControlling, AcknowledgesCommands, HoldsStateReads
 {
     let api: PhilipsAPI
     let watcher: PhilipsAPI
@@ -21,6 +21,9 @@ final class PhilipsSession: KeySending, AppLaunching, AppListing, VolumeSetting,
     private let channelCache = Locked<[TVChannel]?>(nil)
     let clock: any RouterClock
     let notifyHold: Duration
+    /// The first reads wait for the command the session was opened for: the TV answers
+    /// its one command connection's requests one at a time.
+    let stateReads: StateReadGate
 
     init(api: PhilipsAPI, watcher: PhilipsAPI, device: DeviceRecord, power: PowerState, notifyHold: Duration, context: AdapterContext) {
         self.api = api
@@ -28,6 +31,7 @@ final class PhilipsSession: KeySending, AppLaunching, AppListing, VolumeSetting,
         self.device = device
         self.notifyHold = notifyHold
         clock = context.clock
+        stateReads = StateReadGate(for: context)
         feed.yield(.deviceInfo(model: device.model, vendor: "Philips", version: nil))
         feed.yield(.powerState(power, reason: nil))
         feed.yield(.power(isOn: power == .on))
@@ -51,6 +55,7 @@ final class PhilipsSession: KeySending, AppLaunching, AppListing, VolumeSetting,
         var failures = 0
         var polling = false
         do {
+            try await stateReads.wait()
             known.volume = try await optional("audio/volume")
             known.activity = try await optional("activities/current")
             report(volume: known.volume)

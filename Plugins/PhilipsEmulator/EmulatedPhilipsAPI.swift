@@ -85,6 +85,7 @@ extension EmulatedPhilips {
             if request.head["Authorization"] != nil { emit(EmulatorEvent("refused", [("path", .string(path))])) }
             return challenge()
         }
+        if request.method == "GET" { emit(EmulatorEvent("read", [("path", .string(path))])) }
         return await authorised(request.method, path, body)
     }
 

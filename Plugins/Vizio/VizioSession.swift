@@ -4,7 +4,7 @@ import PhotonCore
 /// read; power, volume, the input, the app and the picture mode polled (SmartCast pushes
 /// nothing). A TV that stops answering, or answers garbage, ends the session.
 final class VizioSession: KeySending, AppLaunching, VolumeSetting, InputSwitching, InputListing, PictureModeSwitching,
-    AcknowledgesCommands
+    AcknowledgesCommands, HoldsStateReads
 {
     let api: VizioAPI
     let device: DeviceRecord
@@ -15,11 +15,15 @@ final class VizioSession: KeySending, AppLaunching, VolumeSetting, InputSwitchin
     private let closed = Locked<PhotonError??>(nil)
     private let poller = Locked<Task<Void, Never>?>(nil)
     private let clock: any RouterClock
+    /// The first polls wait for the command the session was opened for: SmartCast takes
+    /// the session's requests one at a time.
+    let stateReads: StateReadGate
 
     init(api: VizioAPI, device: DeviceRecord, power: PowerState, pollInterval: Duration, context: AdapterContext) {
         self.api = api
         self.device = device
         clock = context.clock
+        stateReads = StateReadGate(for: context)
         (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
         continuation.yield(.deviceInfo(model: device.model, vendor: "Vizio", version: nil))
         continuation.yield(.powerState(power, reason: nil))
@@ -34,6 +38,7 @@ final class VizioSession: KeySending, AppLaunching, VolumeSetting, InputSwitchin
         var app: String?
         var picture: String?
         var reported = false
+        do { try await stateReads.wait() } catch { return }
         while !Task.isCancelled {
             do {
                 if reported {

@@ -318,6 +318,7 @@ public final class EmulatedVizio: Sendable {
             emit(EmulatorEvent("refused", [("path", .string(path))]))
             return Self.answer("REQUIRES_PAIRING")
         }
+        if request.method == "GET" { emit(EmulatorEvent("read", [("path", .string(path))])) }
         return authorised(request.method, path, field)
     }
 

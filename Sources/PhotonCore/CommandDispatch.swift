@@ -7,6 +7,8 @@ extension RemoteCommand {
     public func perform(on session: any RemoteSession, sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) })
         async throws
     {
+        // The session's own state reads, held for the command it was opened for, go now.
+        defer { (session as? any HoldsStateReads)?.stateReads.release() }
         let needed = requiredCapability
         guard session.capabilities.contains(needed) else {
             throw session.unavailability(of: needed)

@@ -54,6 +54,45 @@ import Testing
         #expect(prompts.withLock { $0 } == [adbKey, newKey] && newKey != identity)
     }
 
+    /// A session opened for a command runs it before its own state reads (each a
+    /// `dumpsys` the device would run beside the key); one opened for nothing reads at once.
+    @Test func aSessionOpenedForAKeyRunsItBeforeItsStateReads() async throws {
+        var configuration = EmulatedFireTV.Configuration()
+        configuration.port = 0
+        let shells = Locked<[String]>([])
+        let tv = try EmulatedFireTV.start(configuration) { event in
+            if event.name == "shell", let command = event["command"]?.string { shells.withLock { $0.append(command) } }
+        }
+        defer { Task { await tv.stop() } }
+        let paired = try await FireTVAdapter().pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: .init(), context: try context())
+            .run(responder: Consenting())
+        func waitForDumpsys(_ count: Int) async throws {
+            for _ in 0..<500 where shells.withLock({ $0.filter { $0.hasPrefix("dumpsys") }.count }) < count {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        shells.withLock { $0.removeAll() }
+        var forAKey = try context()
+        forAKey.expectedCommand = .key(.key(.home), .press)
+        let session = try await FireTVAdapter(pollInterval: .seconds(30)).openSession(
+            device: paired.device, secrets: paired.secrets, context: forAKey)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!shells.withLock { $0 }.contains { $0.hasPrefix("dumpsys") }, "\(shells.withLock { $0 })")
+        try await session.send(.key(.key(.home), .press))
+        try await waitForDumpsys(2)
+        let afterIdentity = shells.withLock { $0 }.drop { $0.hasPrefix("getprop") }
+        #expect(afterIdentity.first?.hasPrefix("input keyevent") == true, "\(shells.withLock { $0 })")
+        #expect(afterIdentity.dropFirst().filter { $0.hasPrefix("dumpsys") }.count == 2)
+        await session.close()
+
+        shells.withLock { $0.removeAll() }
+        let unprompted = try await FireTVAdapter(pollInterval: .seconds(30)).openSession(
+            device: paired.device, secrets: paired.secrets, context: try context())
+        try await waitForDumpsys(2)
+        #expect(shells.withLock { $0 }.filter { $0.hasPrefix("dumpsys") }.count == 2)
+        await unprompted.close()
+    }
+
     @Test func anUnansweredPromptEndsInATimeoutThatSaysWhatToDo() async throws {
         var configuration = EmulatedFireTV.Configuration()
         configuration.port = 0

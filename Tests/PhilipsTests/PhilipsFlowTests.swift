@@ -66,6 +66,35 @@ import Testing
         #expect(probed?.brand == "philips" && probed?.model == "65OLED855/12")
     }
 
+    /// A session opened for a command sends it before its own state reads (the TV answers
+    /// the command connection's requests one at a time); one opened for nothing reads at
+    /// once. Only the power read that opening does comes first.
+    @Test func aSessionOpenedForAKeySendsItBeforeItsStateReads() async throws {
+        let (tv, events) = try start()
+        defer { Task { await tv.stop() } }
+        let paired = try await pair(tv)
+        func reads() -> [String] { events.withLock { $0.filter { $0.name == "read" }.compactMap { $0["path"]?.string } } }
+        func waitForReads(_ count: Int) async throws {
+            for _ in 0..<500 where reads().count < count { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        var forAKey = try context()
+        forAKey.expectedCommand = .key(.key(.home), .press)
+        let session = try await PhilipsAdapter().openSession(device: paired.device, secrets: paired.secrets, context: forAKey)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(reads() == ["powerstate"])
+        try await session.send(.key(.key(.home), .press))
+        try await waitForReads(3)
+        let order = events.withLock { $0.filter { $0.name == "read" || $0.name == "key" }.map(\.name) }
+        #expect(order.prefix(3) == ["read", "key", "read"], "\(order)")
+        await session.close()
+
+        events.withLock { $0.removeAll() }
+        let unprompted = try await PhilipsAdapter().openSession(device: paired.device, secrets: paired.secrets, context: try context())
+        try await waitForReads(3)
+        #expect(reads().count >= 3 && !events.withLock { $0.contains { $0.name == "key" } })
+        await unprompted.close()
+    }
+
     @Test func anUntrustedCertificateSendsNothing() async throws {
         let (tv, events) = try start()
         defer { Task { await tv.stop() } }

@@ -70,6 +70,37 @@ import VizioEmulator
         #expect(events.withLock { $0.filter { $0.name == "pin" } }.isEmpty)
     }
 
+    /// A session opened for a command sends it before its own state reads (SmartCast takes
+    /// one request at a time, so the key would wait behind them); one opened for nothing
+    /// reads at once. Only the power read that opening does comes first.
+    @Test func aSessionOpenedForAKeySendsItBeforeItsStateReads() async throws {
+        let (tv, events) = try start()
+        defer { Task { await tv.stop() } }
+        let paired = try await pair(tv)
+        var forAKey = try context()
+        forAKey.expectedCommand = .key(.key(.home), .press)
+        let session = try await VizioAdapter(pollInterval: .seconds(30)).openSession(device: paired.device, secrets: paired.secrets, context: forAKey)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(names(events, "read", "path") == [VizioPaths.power], "read before the key: \(names(events, "read", "path"))")
+        try await session.send(.key(.key(.home), .press))
+        try await waitFor(events) { $0.filter { $0.name == "read" }.count >= 3 }
+        let order = events.withLock { $0.filter { $0.name == "read" || $0.name == "key" }.map(\.name) }
+        #expect(order.prefix(2) == ["read", "key"], "\(order)")
+        await session.close()
+
+        events.withLock { $0.removeAll() }
+        let unprompted = try await VizioAdapter(pollInterval: .seconds(30)).openSession(
+            device: paired.device, secrets: paired.secrets, context: try context())
+        try await waitFor(events) { $0.filter { $0.name == "read" }.count >= 3 }
+        #expect(!events.withLock { $0.contains { $0.name == "key" } })
+        await unprompted.close()
+    }
+
+    func waitFor(_ events: Locked<[EmulatorEvent]>, _ found: @escaping ([EmulatorEvent]) -> Bool) async throws {
+        for _ in 0..<500 where !found(events.withLock { $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(found(events.withLock { $0 }), "\(events.withLock { $0.map(\.name) })")
+    }
+
     @Test func settingsChangeByHashvalInEitherCaseAndBothFirmwareGenerations() async throws {
         for (legacy, lowercase) in [(false, false), (true, true)] {
             let (tv, events) = try start {
