@@ -2,7 +2,7 @@ import PhotonCore
 
 /// A Roku in use: commands as ECP requests over one kept-alive connection, and power and
 /// the foreground app polled (ECP pushes nothing). Volume is not reported by ECP.
-final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searching, AcknowledgesCommands {
+final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searching, AcknowledgesCommands, HoldsStateReads {
     let client: HTTPKeepAliveClient
     let device: DeviceRecord
     let capabilities = RokuAdapter.maximumCapabilities
@@ -13,12 +13,16 @@ final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searc
     private let poller = Locked<Task<Void, Never>?>(nil)
     private let log: PhotonLog
     private let clock: any RouterClock
+    /// The first poll waits for the command the session was opened for: ECP's kept-alive
+    /// connection takes one request at a time.
+    let stateReads: StateReadGate
 
     init(client: HTTPKeepAliveClient, device: DeviceRecord, first: RokuDeviceInfo, pollInterval: Duration, context: AdapterContext) {
         self.client = client
         self.device = device
         self.log = context.log
         self.clock = context.clock
+        stateReads = StateReadGate(for: context)
         (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
         continuation.yield(.deviceInfo(model: first.model, vendor: first.vendor, version: nil))
         // The detail first: a status that has waited for `power` then has both.
@@ -36,6 +40,7 @@ final class RokuSession: AppListing, KeySending, TextTyping, AppLaunching, Searc
         var app: String?
         var playback: PlaybackState?
         var first = true
+        do { try await stateReads.wait() } catch { return }
         while !Task.isCancelled {
             do {
                 if !first { try await clock.sleep(for: interval) }

@@ -5,7 +5,7 @@ import PhotonCore
 /// JSON-RPC calls the TV answers; power, volume and the sound output polled (the API
 /// pushes nothing). A TV that stops answering, or answers garbage, ends the session.
 final class SonySession: KeySending, TextTyping, AppLaunching, AppListing, VolumeSetting, InputSwitching, InputListing,
-    SoundOutputSwitching, AcknowledgesCommands
+    SoundOutputSwitching, AcknowledgesCommands, HoldsStateReads
 {
     let api: SonyAPI
     let device: DeviceRecord
@@ -18,6 +18,9 @@ final class SonySession: KeySending, TextTyping, AppLaunching, AppListing, Volum
     private let closed = Locked<PhotonError??>(nil)
     private let poller = Locked<Task<Void, Never>?>(nil)
     private let clock: any RouterClock
+    /// The first poll waits for the command the session was opened for: the TV's
+    /// kept-alive connection takes one request at a time.
+    let stateReads: StateReadGate
     /// When an IRCC code was last sent: after about 13 minutes without one, Bravias ignore
     /// the next code, so a code after 10 minutes' quiet is preceded by an empty one.
     private let lastIRCC = Locked<Date?>(nil)
@@ -31,6 +34,7 @@ final class SonySession: KeySending, TextTyping, AppLaunching, AppListing, Volum
         self.device = device
         self.keys = keys
         clock = context.clock
+        stateReads = StateReadGate(for: context)
         (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
         continuation.yield(.deviceInfo(model: info.model, vendor: "Sony", version: info.generation))
         continuation.yield(.powerState(power, reason: power == .on ? "active" : "standby"))
@@ -47,6 +51,7 @@ final class SonySession: KeySending, TextTyping, AppLaunching, AppListing, Volum
         var sound: String?
         var picture: String?
         var reported = false
+        do { try await stateReads.wait() } catch { return }
         while !Task.isCancelled {
             do {
                 if reported {

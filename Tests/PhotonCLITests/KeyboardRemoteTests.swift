@@ -64,37 +64,78 @@ import Testing
         #expect(RemoteKeyMap.unavailability(of: .appList, keys: keys, capabilities: Capabilities(.keys, .appList)) == nil)
     }
 
+    /// Sends that end only when the test lets them: the queue's rules are checked by what
+    /// is in flight, not by how long anything took.
+    final class Permits: Sendable {
+        private let state = Locked<(available: Int, waiting: [CheckedContinuation<Void, Never>])>((0, []))
+        func acquire() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { s -> Bool in
+                    if s.available > 0 {
+                        s.available -= 1
+                        return true
+                    }
+                    s.waiting.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+        func release() {
+            let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
+                if s.waiting.isEmpty {
+                    s.available += 1
+                    return nil
+                }
+                return s.waiting.removeFirst()
+            }
+            waiter?.resume()
+        }
+    }
+
+    func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<1000 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(condition())
+    }
+
     @Test func aHeldKeyGoesAtTheTVsPaceAndDifferentKeysAllGoInOrder() async throws {
-        let sent = Locked<[RemoteCommand]>([])
+        let started = Locked<[RemoteCommand]>([])
+        let finished = Locked(0)
+        let permits = Permits()
         let queue = PressQueue(
             send: { command in
-                try await Task.sleep(for: .milliseconds(30))
-                sent.withLock { $0.append(command) }
-            }, report: { _, _ in })
+                started.withLock { $0.append(command) }
+                await permits.acquire()
+            }, report: { _, _ in finished.withLock { $0 += 1 } })
         let up = RemoteCommand.key(.key(.up), .press)
-        // Auto-repeat: 40 presses in 200 ms while each send takes 30 ms.
-        for _ in 0..<40 {
-            queue.submit(up, label: "up")
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        try await Task.sleep(for: .milliseconds(100))
-        let held = sent.withLock { $0.count }
-        #expect(held >= 2 && held <= 12, "\(held) presses")
-        // Let go: nothing more is sent.
-        try await Task.sleep(for: .milliseconds(150))
-        #expect(sent.withLock { $0.count } == held)
-        // Typed quickly, different keys all arrive, in order.
-        sent.withLock { $0 = [] }
+        // Auto-repeat while the TV takes the first press: every repeat is dropped.
+        #expect(queue.submit(up, label: "up"))
+        try await until { started.withLock { $0.count } == 1 }
+        for _ in 0..<39 { #expect(!queue.submit(up, label: "up")) }
+        #expect(queue.droppedCount == 39)
+        permits.release()
+        try await until { finished.withLock { $0 } == 1 }
+        // Let go: nothing more is sent; the next repeat after the TV took the press goes.
+        #expect(started.withLock { $0.count } == 1)
+        #expect(queue.submit(up, label: "up"))
+        try await until { started.withLock { $0.count } == 2 }
+        permits.release()
+        try await until { finished.withLock { $0 } == 2 }
+        // Typed quickly, different keys all arrive, in order, behind the one in flight.
+        started.withLock { $0 = [] }
         let typed: [RemoteKey] = [.up, .select, .home, .digit5, .back]
-        for key in typed { queue.submit(.key(.key(key), .press), label: key.rawValue) }
-        for _ in 0..<100 where sent.withLock({ $0.count }) < typed.count { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(sent.withLock { $0 } == typed.map { .key(.key($0), .press) })
+        for key in typed { #expect(queue.submit(.key(.key(key), .press), label: key.rawValue)) }
+        for _ in typed { permits.release() }
+        try await until { finished.withLock { $0 } == 2 + typed.count }
+        #expect(started.withLock { $0 } == typed.map { .key(.key($0), .press) })
         // Text is never dropped as a repeat.
-        sent.withLock { $0 = [] }
-        queue.submit(.text("a"), label: "text", repeatable: false)
-        queue.submit(.text("a"), label: "text", repeatable: false)
-        for _ in 0..<100 where sent.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(sent.withLock { $0.count } == 2)
+        started.withLock { $0 = [] }
+        #expect(queue.submit(.text("a"), label: "text", repeatable: false))
+        #expect(queue.submit(.text("a"), label: "text", repeatable: false))
+        permits.release()
+        permits.release()
+        try await until { finished.withLock { $0 } == 4 + typed.count }
+        #expect(started.withLock { $0.count } == 2)
     }
 
     @Test func theScreenMarksUnavailableKeysAndHonoursNoColor() {
