@@ -5,7 +5,7 @@ import PhotonCore
 /// app launch, with pacing between keys; a reader that answers pings (through the
 /// WebSocket layer), tracks replies and reports the end of the connection; a keep-alive
 /// that pings a TV gone quiet and ends the session when it does not answer.
-final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, ArtControlling {
+final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, ArtControlling, HoldsStateReads {
     private struct State {
         var lastKey: Date?
         var launchWaiter: Promise<Int>?
@@ -35,6 +35,9 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, Ar
     let token: String?
     /// The Frame's art channel and what it says (nil until known).
     let frame = Locked<SamsungFrameState>(SamsungFrameState())
+    /// The first REST read waits for the command the session was opened for: it is a
+    /// second connection the TV would serve beside the key.
+    let stateReads: StateReadGate
 
     private init(
         channel: any MessageStream, device: DeviceRecord, context: AdapterContext, pacing: Duration, keepAlive: Duration,
@@ -49,6 +52,7 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, Ar
         self.pacing = pacing
         self.keepAlive = keepAlive
         restPort = device.ports["rest"] ?? 8001
+        stateReads = StateReadGate(for: context)
         (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
 
@@ -167,7 +171,8 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, Ar
         // Power state comes from REST, fetched off the key path, and again every
         // `powerPoll` while the session lasts (the remote channel says nothing of it): a
         // set that went to standby is reported so within that time, not kept "on".
-        let poller = Task { [weak self] in
+        let poller = Task { [weak self, stateReads] in
+            do { try await stateReads.wait() } catch { return }
             var last: PowerState?
             var first = true
             while !Task.isCancelled {
