@@ -270,9 +270,14 @@ enum Benchmarks {
             Release builds link libstdc++ and libgcc into photon-cli and give the Swift runtime
             its arguments without reading /proc/self/maps (Package.swift says how).
             While photon-cli reads its arguments and the store, a second thread makes the event
-            loop and OpenSSL's first context ("network warm-up", on the other core); the first
-            TLS connection waits for it rather than make a first context of its own at the same
-            time. Before that thread starts, photon-cli maps its .bss writable in one call: each
+            loop and the one client TLS context every connection of the process uses ("network
+            warm-up", on the other core: OpenSSL's first use); whatever uses OpenSSL first — a
+            TLS connection, a Fire TV's ADB key — waits for it rather than initialise OpenSSL at
+            the same time. The installation's TLS identity is read only when a TV asks for a
+            client certificate, which a resumed handshake never does. A session opened for a
+            command sends it before its own state reads (power, volume, the app), and an LG
+            session opened for a button connects its pointer socket while it registers.
+            Before that thread starts, photon-cli maps its .bss writable in one call: each
             page the runtime first read and then wrote would otherwise cost a TLB flush of the
             other core, an inter-processor interrupt this VM makes dear. photon-cli's main
             is synchronous (an async main's thread leaves through `pthread_exit`, which loads

@@ -236,9 +236,11 @@ final class LGSession: AppListing, KeySending, TextTyping, AppLaunching, VolumeS
             return p
         }
         finish(nil)
-        await main.close()
-        await pointerStream?.close(code: 1000, reason: "")
-        await Self.discard(takePreopened())
+        // Both sockets at once: each close waits for the TV's answer to it.
+        async let mainClosed: Void = main.close()
+        async let pointerClosed: Void? = pointerStream?.close(code: 1000, reason: "")
+        async let unusedClosed: Void = Self.discard(takePreopened())
+        _ = await (mainClosed, pointerClosed, unusedClosed)
         let tasks = self.tasks.withLock { $0 }
         for task in tasks { task.cancel() }
         // Bounded: a task still inside a read the close did not end (seen once in ~60
