@@ -277,6 +277,14 @@ enum Benchmarks {
             client certificate, which a resumed handshake never does. A session opened for a
             command sends it before its own state reads (power, volume, the app), and an LG
             session opened for a button connects its pointer socket while it registers.
+            The cold rows above alternate with the Python peer's run, which leaves the other
+            core idle; the tables below run their keys back to back. The difference is this
+            VM's: its kernel runs with `haltpoll.guest_halt_poll_ns=0`, so a vCPU with nothing
+            to do halts at once, and each wake of a halted one goes through the hypervisor. A
+            cold key wakes the other core about 35 times (the warm-up, the task pool, the event
+            loop and the emulated TV take turns; inter-processor interrupts counted over one
+            key), so the same key is slower after the machine sat idle: each table's last line
+            says by how much.
             Before that thread starts, photon-cli maps its .bss writable in one call: each
             page the runtime first read and then wrote would otherwise cost a TLB flush of the
             other core, an inter-processor interrupt this VM makes dear. photon-cli's main

@@ -36,6 +36,14 @@ enum ColdKeyBreakdown {
                 lengths[mark.0, default: []].append(mark.1 - previous.1)
             }
         }
+        // The same key after the machine sat idle: this VM halts an idle vCPU at once (no
+        // halt polling), and each wake of one on the key's path then costs, as after the
+        // Python peer's run in the cold rows (which use the other core little).
+        var afterIdle: [Double] = []
+        for _ in 0..<7 {
+            Thread.sleep(forTimeInterval: 0.2)
+            afterIdle.append(try SpawnTimer.run(photon, arguments).seconds)
+        }
         let total = Stats(samples: totals).p50
         var lines = [
             "### \(label): a cold `photon key TV home`, phase by phase (p50 of \(runs) runs)", "",
@@ -48,7 +56,7 @@ enum ColdKeyBreakdown {
         lines.append("| **total, spawn → reaped** | **\(ms(total))** | |")
         lines.append("")
         lines.append(
-            "The machine meanwhile: `photon --version` (the front end, then photon-cli, nothing else), run between these keys, took \(ms(Stats(samples: versionRuns).p50)) (p50)."
+            "The machine meanwhile: `photon --version` (the front end, then photon-cli, nothing else), run between these keys, took \(ms(Stats(samples: versionRuns).p50)) (p50). The same key after 0.2 s with nothing running took \(ms(Stats(samples: afterIdle).p50)) (p50 of 7)."
         )
         for (phase, ends) in concurrent.sorted(by: { $0.key < $1.key }) {
             lines.append("")
