@@ -133,13 +133,10 @@ public enum SamsungCommand {
     /// The channel URL target: `/api/v2/channels/samsung.remote.control?name=<b64>[&token=<t>]`
     /// (or another app's channel, `com.samsung.art-app`).
     public static func channelTarget(clientName: String, token: String?, app: String = "samsung.remote.control") -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let name = Data(clientName.utf8).base64EncodedString().addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-        var target = "/api/v2/channels/\(app)?name=\(name)"
-        if let token, !token.isEmpty {
-            target += "&token=\(token.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
-        }
+        // PhotonCore's ASCII percent-encoding: Foundation's `CharacterSet.alphanumerics`
+        // took 0.3 ms to build on a cold key, and let other scripts' letters into the URL.
+        var target = "/api/v2/channels/\(app)?name=\(percentEncoded(Data(clientName.utf8).base64EncodedString()))"
+        if let token, !token.isEmpty { target += "&token=\(percentEncoded(token))" }
         return target
     }
 }

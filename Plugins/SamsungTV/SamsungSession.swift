@@ -363,7 +363,7 @@ final class SamsungSession: AppListing, KeySending, TextTyping, AppLaunching, Ar
         state.withLock { $0.launchWaiter = nil }
         if status == 200 { return }
         context.log.debug("ed.apps.launch not confirmed; trying REST")
-        let encoded = app.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? app
+        let encoded = percentEncoded(app, strict: true)
         let response = try await SamsungTVAdapter.rest(
             "POST", "/api/v2/applications/\(encoded)", host: device.host, restPort: restPort, context: context)
         guard (200..<300).contains(response.status) else {
