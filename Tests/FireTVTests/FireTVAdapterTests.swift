@@ -14,6 +14,17 @@ import Testing
         AdapterContext(connector: NetConnector(), clientIdentity: try TestEnvironment.sharedClientIdentity, timeout: timeout)
     }
 
+    /// The emulated device on a free port, and the `field` of every `event` it reports.
+    func startTV(recording event: String, _ field: String) throws -> (EmulatedFireTV, Locked<[String]>) {
+        var configuration = EmulatedFireTV.Configuration()
+        configuration.port = 0
+        let seen = Locked<[String]>([])
+        let tv = try EmulatedFireTV.start(configuration) { reported in
+            if reported.name == event, let value = reported[field]?.string { seen.withLock { $0.append(value) } }
+        }
+        return (tv, seen)
+    }
+
     struct Consenting: PairingResponder {
         func answer(_ challenge: PairingChallenge) async throws -> PairingAnswer {
             if case .allowUnencrypted = challenge { return .trust(true) }
@@ -25,12 +36,7 @@ import Testing
     /// its own (a secret of the pairing), never the TLS identity other brands trust. A
     /// pairing from before gets a new key, stored, and one more "Allow USB debugging?".
     @Test func adbSignsWithAKeyOfItsOwnAndAnOldPairingMigratesOnce() async throws {
-        var configuration = EmulatedFireTV.Configuration()
-        configuration.port = 0
-        let prompts = Locked<[String]>([])
-        let tv = try EmulatedFireTV.start(configuration) { event in
-            if event.name == "allow_prompt", let fingerprint = event["fingerprint"]?.string { prompts.withLock { $0.append(fingerprint) } }
-        }
+        let (tv, prompts) = try startTV(recording: "allow_prompt", "fingerprint")
         defer { Task { await tv.stop() } }
         let context = try context()
         func fingerprint(_ pem: String) throws -> String { ADBPublicKey.fingerprint(try ADBPublicKey.encode(try RSAKey(pem: pem), comment: "x")) }
@@ -57,12 +63,7 @@ import Testing
     /// A session opened for a command runs it before its own state reads (each a
     /// `dumpsys` the device would run beside the key); one opened for nothing reads at once.
     @Test func aSessionOpenedForAKeyRunsItBeforeItsStateReads() async throws {
-        var configuration = EmulatedFireTV.Configuration()
-        configuration.port = 0
-        let shells = Locked<[String]>([])
-        let tv = try EmulatedFireTV.start(configuration) { event in
-            if event.name == "shell", let command = event["command"]?.string { shells.withLock { $0.append(command) } }
-        }
+        let (tv, shells) = try startTV(recording: "shell", "command")
         defer { Task { await tv.stop() } }
         let paired = try await FireTVAdapter().pairing(with: Endpoint(host: "127.0.0.1", port: tv.port), options: .init(), context: try context())
             .run(responder: Consenting())
