@@ -27,7 +27,7 @@ public struct HTTPHead: Sendable, Hashable {
     public func header(_ name: String, contains token: String) -> Bool {
         headers.filter { $0.name.lowercased() == name.lowercased() }
             .flatMap { $0.value.split(separator: ",").map(String.init) }
-            .contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == token.lowercased() }
+            .contains { Self.trimmingOptionalWhitespace($0[...]).lowercased() == token.lowercased() }
     }
 
     /// For a request: method and target.
@@ -54,28 +54,56 @@ public struct HTTPHead: Sendable, Hashable {
         return Array(text.utf8)
     }
 
-    /// Parses a head (without the final blank line's bytes checked again).
+    /// Parses a head (without the final blank line's bytes checked again). Lines end at
+    /// CR LF; a header's name and value lose the optional whitespace (spaces and tabs)
+    /// around them. Works on the bytes, not through Foundation's string search and
+    /// character sets: every REST command of a cold key parses one of these.
     public static func parse(_ bytes: ArraySlice<UInt8>) throws -> HTTPHead {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw PhotonError(.protocolViolation, "the HTTP head is not valid UTF-8")
+        var lines: [String] = []
+        var lineStart = bytes.startIndex
+        var index = bytes.startIndex
+        func takeLine(upTo end: Int) throws {
+            guard let line = String(validating: bytes[lineStart..<end], as: UTF8.self) else {
+                throw PhotonError(.protocolViolation, "the HTTP head is not valid UTF-8")
+            }
+            lines.append(line)
         }
-        var lines = text.components(separatedBy: "\r\n")
+        while index < bytes.endIndex {
+            if bytes[index] == 13, index + 1 < bytes.endIndex, bytes[index + 1] == 10 {
+                try takeLine(upTo: index)
+                index += 2
+                lineStart = index
+            } else {
+                index += 1
+            }
+        }
+        try takeLine(upTo: bytes.endIndex)
         while lines.last == "" { lines.removeLast() }
         guard let start = lines.first, !start.isEmpty else {
             throw PhotonError(.protocolViolation, "empty HTTP head")
         }
         var headers: [(String, String)] = []
         for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
+            guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")), colon != line.startIndex else {
                 throw PhotonError(.protocolViolation, "malformed HTTP header line: \(Redaction.sanitize(line, limit: 80))")
             }
             headers.append(
                 (
-                    String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                    trimmingOptionalWhitespace(line[..<colon]),
+                    trimmingOptionalWhitespace(line[line.utf8.index(after: colon)...])
                 ))
         }
         return HTTPHead(startLine: start, headers: headers)
+    }
+
+    /// `text` without the spaces and tabs at either end (HTTP's optional whitespace).
+    static func trimmingOptionalWhitespace(_ text: Substring) -> String {
+        let utf8 = text.utf8
+        func isWhitespace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = utf8.firstIndex(where: { !isWhitespace($0) }),
+            let last = utf8.lastIndex(where: { !isWhitespace($0) })
+        else { return "" }
+        return String(text[first..<utf8.index(after: last)])
     }
 }
 

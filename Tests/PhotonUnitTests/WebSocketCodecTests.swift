@@ -117,6 +117,25 @@ import Testing
         #expect(throws: PhotonError.self) { try HTTPHead.parse(ArraySlice([0xFF, 0xFE])) }
     }
 
+    @Test func httpHeadLinesEndAtCRLFAndHeadersLoseOnlySpacesAndTabsAroundThem() throws {
+        let text = "HTTP/1.1 200 OK\r\nServer: \t Caf\u{e9} TV \u{4E2D} \t\r\n  X-Odd\t: a\nb\r\nEmpty:\r\nNBSP: \u{a0}v\u{a0}\r\n\r\n"
+        let head = try HTTPHead.parse(ArraySlice(Array(text.utf8)))
+        #expect(head.startLine == "HTTP/1.1 200 OK")
+        #expect(head.headers.map(\.name) == ["Server", "X-Odd", "Empty", "NBSP"])
+        #expect(head["server"] == "Caf\u{e9} TV \u{4E2D}")
+        #expect(head["x-odd"] == "a\nb")  // a bare LF does not end a line
+        #expect(head["empty"] == "")
+        #expect(head["nbsp"] == "\u{a0}v\u{a0}")  // HTTP's optional whitespace is spaces and tabs only
+        #expect(head.header("connection", contains: "close") == false)
+        // Invalid UTF-8 on any line is refused as such, even after a well-formed line.
+        let bad = Array("HTTP/1.1 200 OK\r\nA: b\r\nC: ".utf8) + [0xC3, 0x28] + Array("\r\n".utf8)
+        #expect {
+            try HTTPHead.parse(ArraySlice(bad))
+        } throws: { ($0 as? PhotonError)?.message.contains("not valid UTF-8") == true }
+        #expect(throws: PhotonError.self) { try HTTPHead.parse(ArraySlice(Array("\r\n\r\n".utf8))) }
+        #expect(throws: PhotonError.self) { try HTTPHead.parse(ArraySlice(Array("HTTP/1.1 200 OK\r\n: v\r\n".utf8))) }
+    }
+
     @Test func redactsQueryValues() {
         let target = "/api/v2/channels/samsung.remote.control?name=UGhvdG9u&token=12345678"
         #expect(WebSocketClient.redactedTarget(target) == "/api/v2/channels/samsung.remote.control?name=[REDACTED]&token=[REDACTED]")
