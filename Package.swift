@@ -2,6 +2,14 @@
 // Photon: a modular, multi-brand TV remote framework for Linux.
 import PackageDescription
 
+// On x86-64, COpenSSLLoader defines the OpenSSL functions Photon calls and opens the shared
+// libraries on first use; elsewhere they are linked as usual.
+#if arch(x86_64)
+    let openSSLLinking: [LinkerSetting] = []
+#else
+    let openSSLLinking: [LinkerSetting] = [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+#endif
+
 let package = Package(
     name: "Photon",
     products: [
@@ -37,9 +45,12 @@ let package = Package(
     ],
     targets: [
         // C libraries from the system, found through pkg-config.
-        .systemLibrary(
-            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"])]),
+        // OpenSSL 3's headers (libssl-dev puts them on the default include path). Nothing is
+        // linked through this module: COpenSSLLoader opens the shared libraries on first use.
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+        // OpenSSL loaded when a process first calls it, not by the dynamic loader before
+        // `main` (1.0-1.3 ms of every command that never uses it); see its header.
+        .target(name: "COpenSSLLoader", path: "Sources/COpenSSLLoader", linkerSettings: openSSLLinking),
         .systemLibrary(name: "CPhotonSystem", path: "Sources/CPhotonSystem"),
         // The VERSION file, compiled in (`photon --version`).
         .target(name: "CPhotonVersion", path: "Sources/CPhotonVersion"),
@@ -64,7 +75,7 @@ let package = Package(
         // `photon follow`: logind's sleep, wake and idle on the system bus, and what the TV does then.
         .target(name: "PhotonFollow", dependencies: ["PhotonCore", "PhotonKit", "CDBus"], path: "Sources/PhotonFollow"),
         // The MQTT client (libmosquitto on a thread of its own) for the Home Assistant bridge.
-        .target(name: "PhotonMQTT", dependencies: ["PhotonCore", "CMosquitto", "COpenSSL"], path: "Sources/PhotonMQTT"),
+        .target(name: "PhotonMQTT", dependencies: ["PhotonCore", "CMosquitto", "COpenSSL", "COpenSSLLoader"], path: "Sources/PhotonMQTT"),
 
         // Brand-neutral model and protocols: no I/O, no C libraries.
         .target(name: "PhotonJSON", path: "Sources/PhotonJSON"),
@@ -77,12 +88,12 @@ let package = Package(
         // The command-line parser (typed options), man pages and version shared by photon-cli and
         // photon-emulator.
         .target(name: "PhotonArguments", dependencies: ["PhotonCore", "CPhotonVersion"], path: "Sources/PhotonArguments"),
-        .target(name: "PhotonCrypto", dependencies: ["PhotonCore", "COpenSSL"], path: "Sources/PhotonCrypto"),
+        .target(name: "PhotonCrypto", dependencies: ["PhotonCore", "COpenSSL", "COpenSSLLoader"], path: "Sources/PhotonCrypto"),
         // HomeKit pairing (TLV8, pair-setup and pair-verify on both sides), shared by the Apple
         // TV adapter, its emulator and the HomeKit door.
         .target(name: "PhotonHAP", dependencies: ["PhotonCore", "PhotonCrypto", "PhotonJSON"], path: "Sources/PhotonHAP"),
         .target(
-            name: "PhotonNet", dependencies: ["PhotonCore", "PhotonCrypto", "COpenSSL", "CPhotonSystem"],
+            name: "PhotonNet", dependencies: ["PhotonCore", "PhotonCrypto", "COpenSSL", "COpenSSLLoader", "CPhotonSystem"],
             path: "Sources/PhotonNet"),
         .target(
             name: "PhotonDiscovery", dependencies: ["PhotonCore", "PhotonNet", "CAvahi"], path: "Sources/PhotonDiscovery"),

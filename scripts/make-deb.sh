@@ -7,7 +7,8 @@
 # - the files are laid out by scripts/install.sh with PREFIX=/usr, as `make install`
 #   would, then: binaries stripped, man pages compressed, zsh completion where Debian's zsh
 #   reads it, copyright and changelog under /usr/share/doc/photon;
-# - Depends come from dpkg-shlibdeps over the binaries (what they are linked against);
+# - Depends come from dpkg-shlibdeps over the binaries (what they are linked against),
+#   plus OpenSSL's library package, which photon opens on first use rather than links;
 #   Recommends come from the libraries Photon loads only when a feature needs them (Avahi
 #   for discovery, libmosquitto for the MQTT bridge, PulseAudio, ALSA and PocketSphinx
 #   for voice, libdbus for `photon follow`), read from the dlopen names in the shim headers and resolved to the packages that own them here.
@@ -91,6 +92,17 @@ binaries=()
 for binary in photon photon-cli photon-emulator; do binaries+=("$(realpath "$stage/usr/bin/$binary")"); done
 depends=$(cd "$shlibs" && dpkg-shlibdeps -O "${binaries[@]}" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# OpenSSL is opened on first use (Sources/COpenSSLLoader), so dpkg-shlibdeps does not see
+# it; nothing works without it: it is a dependency, at the major version built against.
+openssl_major=$(sed -n 's/^# *define OPENSSL_VERSION_MAJOR *\([0-9]*\).*/\1/p' /usr/include/openssl/opensslv.h | head -n 1)
+[ -n "$openssl_major" ] || { echo "make-deb: cannot read OPENSSL_VERSION_MAJOR from /usr/include/openssl/opensslv.h (libssl-dev)" >&2; exit 1; }
+if ! ldd "$(realpath "$stage/usr/bin/photon-cli")" | grep -q "libssl\.so\.$openssl_major"; then
+  libssl=$(ldconfig -p | awk -v s="libssl.so.$openssl_major" '$1 == s && !found { print $NF; found = 1 }')
+  [ -n "$libssl" ] || { echo "make-deb: libssl.so.$openssl_major is not installed here: run scripts/setup.sh build" >&2; exit 1; }
+  libssl_package=$(dpkg -S "$(realpath "$libssl")" 2>/dev/null | awk -F: 'NR == 1 { print $1 }') || true
+  [ -n "$libssl_package" ] || libssl_package=$(dpkg -S "$libssl" | awk -F: 'NR == 1 { print $1 }')
+  depends="$depends, $libssl_package (>= $openssl_major.0.0)"
+fi
 
 # Recommends: the libraries loaded at run time (by soname), as packaged on this system.
 recommends=()

@@ -32,6 +32,9 @@ cleanup() {
 trap cleanup EXIT
 
 dpkg-deb -c "$package" | awk '{ print $NF }' | sed 's|^\./|/|; s|/$||' | grep -v '^/$' > "$work/files"
+# OpenSSL is opened at run time, not linked: the package must still depend on it.
+dpkg-deb -f "$package" Depends | grep -Eq '(^|, )libssl[0-9]+ \(>= [0-9]+\.0\.0\)' ||
+  fail "Depends does not name OpenSSL's library package: $(dpkg-deb -f "$package" Depends)"
 dpkg -i "$package" >/dev/null || fail "dpkg -i $package"
 say "installed $(dpkg-query -W -f='${Package} ${Version}' photon)"
 

@@ -206,14 +206,18 @@ public enum TestEnvironment {
         try process.run()
     }
 
-    /// Runs a command to completion and returns its exit status and output.
+    /// Runs a command to completion and returns its exit status and output; `environment`
+    /// is added to (or replaces in) this process's.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> (
-        status: Int32, output: String
-    ) {
+    public static func run(
+        _ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = out
