@@ -113,7 +113,11 @@ public struct SonyAdapter: TVAdapter {
                     hint: "if the TV was replaced or the address moved, pair again: photon pair \(device.endpoint) --brand sony --replace")
             }
             let keys = try SonyKeys.parseTable(try await api.result("system", "getRemoteControllerInfo"))
-            let power = try SonyReadings.power(try await api.result("system", "getPowerStatus"))
+            // No command needs the power state (power keys are setPowerStatus calls, not a
+            // toggle): a session opened for one leaves it to the first poll, after the
+            // command, rather than put a round trip in front of it.
+            let power =
+                context.expectedCommand == nil ? try SonyReadings.power(try await api.result("system", "getPowerStatus")) : nil
             return SonySession(api: api, device: device, info: info, keys: keys, power: power, pollInterval: pollInterval, context: context)
         } catch {
             await api.client.drop()

@@ -27,7 +27,7 @@ final class SonySession: KeySending, TextTyping, AppLaunching, AppListing, Volum
     static let irccNap: TimeInterval = 600
 
     init(
-        api: SonyAPI, device: DeviceRecord, info: SonySystemInformation, keys: [String: String], power: PowerState, pollInterval: Duration,
+        api: SonyAPI, device: DeviceRecord, info: SonySystemInformation, keys: [String: String], power: PowerState?, pollInterval: Duration,
         context: AdapterContext
     ) {
         self.api = api
@@ -37,15 +37,18 @@ final class SonySession: KeySending, TextTyping, AppLaunching, AppListing, Volum
         stateReads = StateReadGate(for: context)
         (events, continuation) = AsyncStream.makeStream(of: TVEvent.self, bufferingPolicy: .bufferingNewest(256))
         continuation.yield(.deviceInfo(model: info.model, vendor: "Sony", version: info.generation))
-        continuation.yield(.powerState(power, reason: power == .on ? "active" : "standby"))
-        continuation.yield(.power(isOn: power == .on))
+        if let power {
+            continuation.yield(.powerState(power, reason: power == .on ? "active" : "standby"))
+            continuation.yield(.power(isOn: power == .on))
+        }
         let task = Task { [weak self] () -> Void in await self?.poll(every: pollInterval, power: power) }
         poller.withLock { $0 = task }
     }
 
     /// Asks for power, and while on for volume and the sound output, every `interval`;
-    /// reports changes. An error ends the session, with its reason.
-    private func poll(every interval: Duration, power first: PowerState) async {
+    /// reports changes. An error ends the session, with its reason. Without `first` (a
+    /// session opened for a command) power is the first thing it asks.
+    private func poll(every interval: Duration, power first: PowerState?) async {
         var power = first
         var volume: VolumeState?
         var sound: String?
@@ -54,8 +57,8 @@ final class SonySession: KeySending, TextTyping, AppLaunching, AppListing, Volum
         do { try await stateReads.wait() } catch { return }
         while !Task.isCancelled {
             do {
-                if reported {
-                    try await clock.sleep(for: interval)
+                if reported { try await clock.sleep(for: interval) }
+                if reported || power == nil {
                     let now = try SonyReadings.power(try await api.result("system", "getPowerStatus"))
                     if now != power {
                         power = now

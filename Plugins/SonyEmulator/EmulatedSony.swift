@@ -221,6 +221,8 @@ public final class EmulatedSony: Sendable {
             emit(EmulatorEvent("refused", [("method", .string(method))]))
             return (403, Array("{\"error\": [403, \"Forbidden\"]}".utf8), ["Content-Type": "application/json"])
         }
+        // A read of the TV's state (what a test checks the order of against a key).
+        if method.hasPrefix("get") { emit(EmulatorEvent("read", [("method", .string(method))])) }
         switch rpc(service, method, params.first ?? .null) {
         case .success(let result): return json(.object([("result", .array(result)), ("id", id)]))
         case .failure(let error): return json(.object([("error", .array([.int(error.code), .string(error.message)])), ("id", id)]))

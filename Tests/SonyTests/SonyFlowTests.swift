@@ -203,4 +203,38 @@ import Testing
         try await session.send(.key(.key(.powerOn), .press))
         #expect(events.withLock { $0.last { $0.name == "power" }?["power"]?.string } == "on")
     }
+
+    /// A session opened for a command sends it before asking the TV's power (no command
+    /// needs it, and the kept-alive connection takes one request at a time); the first
+    /// poll asks right after, and the session still reports it. One opened for nothing
+    /// asks while opening.
+    @Test func aSessionOpenedForAKeySendsItBeforeAskingThePower() async throws {
+        let (tv, events) = try start()
+        defer { Task { await tv.stop() } }
+        let ctx = try context()
+        let paired = try await pair(tv, ctx)
+        func reads() -> [String] { events.withLock { $0.filter { $0.name == "read" }.compactMap { $0["method"]?.string } } }
+        events.withLock { $0.removeAll() }
+        var forAKey = ctx
+        forAKey.expectedCommand = .key(.key(.up), .press)
+        let session = try await SonyAdapter(pollInterval: .seconds(60)).openSession(
+            device: paired.device, secrets: paired.secrets, context: forAKey)
+        #expect(reads() == ["getSystemInformation", "getRemoteControllerInfo"])
+        try await session.send(.key(.key(.up), .press))
+        #expect(keys(events) == ["Up"])
+        let power = try await withTimeout(.seconds(5), "the power report") { () -> Bool? in
+            for await event in session.events { if case .power(let isOn) = event { return isOn } }
+            return nil
+        }
+        #expect(power == true)
+        #expect(reads().prefix(3) == ["getSystemInformation", "getRemoteControllerInfo", "getPowerStatus"], "\(reads())")
+        await session.close()
+
+        events.withLock { $0.removeAll() }
+        let unprompted = try await SonyAdapter(pollInterval: .seconds(60)).openSession(
+            device: paired.device, secrets: paired.secrets, context: ctx)
+        #expect(reads().prefix(3) == ["getSystemInformation", "getRemoteControllerInfo", "getPowerStatus"], "\(reads())")
+        #expect(keys(events).isEmpty)
+        await unprompted.close()
+    }
 }
