@@ -273,7 +273,7 @@ let package = Package(
         .testTarget(
             name: "PhotonNetTests", dependencies: ["PhotonNet", "PhotonCrypto", "PhotonCore", "PhotonTestSupport"]),
         .testTarget(name: "PhotonDiscoveryTests", dependencies: ["PhotonDiscovery", "PhotonCore", "PhotonNet", "PhotonStore", "PhotonTestSupport"]),
-        .testTarget(name: "PhotonStoreTests", dependencies: ["PhotonStore", "PhotonCore", "PhotonTestSupport"]),
+        .testTarget(name: "PhotonStoreTests", dependencies: ["PhotonStore", "PhotonCore", "PhotonWire", "PhotonTestSupport"]),
         .testTarget(
             name: "AndroidTVTests",
             dependencies: [

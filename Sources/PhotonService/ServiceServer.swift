@@ -59,7 +59,7 @@ public final class ServiceServer: Sendable {
         self.log = log
     }
 
-    public var socketPath: String { paths.socketFile.path }
+    public var socketPath: String { paths.socketPath }
 
     /// Takes the home's daemon lock and starts listening. Throws when another daemon
     /// serves this home or the runtime directory is not private.

@@ -102,14 +102,14 @@ extension Store {
     }
 
     private func loadHomeKit() throws -> HomeKitFile {
-        try load(HomeKitFile.self, from: paths.homeKitFile, schemaVersion: HomeKitFile.currentSchemaVersion) ?? HomeKitFile()
+        try load(HomeKitFile.self, from: paths.homeKitFile.path, schemaVersion: HomeKitFile.currentSchemaVersion) ?? HomeKitFile()
     }
 
     private func updateHomeKit<R: Sendable>(_ body: (inout HomeKitFile) throws -> R) async throws -> R {
         try await locked {
             var file = try loadHomeKit()
             let result = try body(&file)
-            try write(file, to: paths.homeKitFile, directory: paths.dataDirectory)
+            try write(file, to: paths.homeKitFile.path)
             return result
         }
     }

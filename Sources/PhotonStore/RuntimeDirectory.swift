@@ -7,18 +7,18 @@ extension Store {
     /// Creates the runtime directory (0700) or checks that an existing one is ours and
     /// closed to everyone else.
     public func prepareRuntimeDirectory() throws {
-        try SecureFiles.ensurePrivateDirectory(paths.runtimeDirectory)
+        try SecureFiles.ensurePrivateDirectory(paths.runtimePath)
     }
 
     /// Checks, without creating anything, that the runtime directory is ours and private
     /// and that the socket in it is a socket only we can use. A client must not talk to
     /// a socket someone else could have put there.
     public func checkServiceSocket() throws {
-        let directory = paths.runtimeDirectory.path
+        let directory = paths.runtimePath
         try Self.requirePrivate(
             directory, type: S_IFDIR, refusal: "refusing to use the daemon in \(directory): it is not a private directory of this user",
             hint: "run `chmod 700 \(directory)` and restart `photon serve`, or pass --direct")
-        let socket = paths.socketFile.path
+        let socket = paths.socketPath
         try Self.requirePrivate(
             socket, type: S_IFSOCK, refusal: "refusing to use \(socket): it is not a socket only this user can use",
             hint: "stop whatever made it, remove it, and restart `photon serve`; or pass --direct")

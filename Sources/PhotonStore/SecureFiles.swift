@@ -6,66 +6,83 @@ import PhotonCore
 /// directories (0700) and files (0600) owned by this user, atomic replacement (temp file,
 /// fsync, rename, fsync of the directory), and refusal of files others can read.
 enum SecureFiles {
-    /// Creates `url` (and parents) with mode 0700, or checks an existing one is a
+    /// Creates the directory (and parents) with mode 0700, or checks an existing one is a
     /// directory owned by us that no one else can enter. A symbolic link is refused
     /// (`lstat`), and a directory that appeared between our check and our `mkdir`
     /// (EEXIST) is checked like any other, never trusted because we meant to create it.
-    static func ensurePrivateDirectory(_ url: URL) throws {
+    static func ensurePrivateDirectory(_ url: URL) throws { try ensurePrivateDirectory(url.path) }
+
+    static func ensurePrivateDirectory(_ path: String) throws {
         var st = stat()
-        if lstat(url.path, &st) != 0 {
-            let parent = url.deletingLastPathComponent()
-            if parent.path != url.path, access(parent.path, F_OK) != 0 {
+        if lstat(path, &st) != 0 {
+            let parent = parentPath(of: path)
+            if parent != path, access(parent, F_OK) != 0 {
                 try FileManager.default.createDirectory(
-                    at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
-            if mkdir(url.path, 0o700) == 0 {
-                chmod(url.path, 0o700)
+            if mkdir(path, 0o700) == 0 {
+                chmod(path, 0o700)
             } else if errno != EEXIST {
                 throw PhotonError(
-                    .storeIO, "cannot create \(url.path): \(String(cString: strerror(errno)))",
-                    hint: "check the permissions of \(parent.path), or use --home")
+                    .storeIO, "cannot create \(path): \(String(cString: strerror(errno)))",
+                    hint: "check the permissions of \(parent), or use --home")
             }
-            guard lstat(url.path, &st) == 0 else {
-                throw PhotonError(.storeIO, "\(url.path) vanished while it was being created", hint: "run the command again")
+            guard lstat(path, &st) == 0 else {
+                throw PhotonError(.storeIO, "\(path) vanished while it was being created", hint: "run the command again")
             }
         }
         guard st.st_mode & S_IFMT == S_IFDIR else {
             let what = st.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a directory"
-            throw PhotonError(.storePermissions, "\(url.path) is \(what)", hint: "move it away or choose another --home")
+            throw PhotonError(.storePermissions, "\(path) is \(what)", hint: "move it away or choose another --home")
         }
         guard st.st_uid == geteuid() else {
             throw PhotonError(
-                .storePermissions, "\(url.path) belongs to another user",
+                .storePermissions, "\(path) belongs to another user",
                 hint: "use a directory of your own with --home")
         }
         if st.st_mode & 0o077 != 0 {
             throw PhotonError(
                 .storePermissions,
-                "\(url.path) can be read by other users (mode \(String(st.st_mode & 0o777, radix: 8)))",
-                hint: "run `chmod 700 \(url.path)`")
+                "\(path) can be read by other users (mode \(String(st.st_mode & 0o777, radix: 8)))",
+                hint: "run `chmod 700 \(path)`")
         }
     }
 
+    /// The directory `path` is in ("/" for a top-level name; `path` itself for "/").
+    static func parentPath(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// The last component of `path`.
+    static func fileName(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
+    }
+
     /// Reads a file, or nil if it does not exist. Refuses files others can access.
-    static func read(_ url: URL) throws -> Data? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    static func read(_ url: URL) throws -> Data? { try read(url.path) }
+
+    static func read(_ path: String) throws -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw PhotonError(
-                .storeIO, "cannot open \(url.path): \(String(cString: strerror(errno)))",
+                .storeIO, "cannot open \(path): \(String(cString: strerror(errno)))",
                 hint: "check its permissions (it should be yours, mode 600)")
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw PhotonError(.storeIO, "cannot stat \(url.path)") }
+        guard fstat(fd, &st) == 0 else { throw PhotonError(.storeIO, "cannot stat \(path)") }
         guard st.st_uid == geteuid() else {
-            throw PhotonError(.storePermissions, "\(url.path) belongs to another user", hint: "remove it or use --home")
+            throw PhotonError(.storePermissions, "\(path) belongs to another user", hint: "remove it or use --home")
         }
         guard st.st_mode & 0o077 == 0 else {
             throw PhotonError(
                 .storePermissions,
-                "\(url.path) can be read by other users (mode \(String(st.st_mode & 0o777, radix: 8)))",
-                hint: "run `chmod 600 \(url.path)`; if others could read secrets, also run `photon identity regenerate`")
+                "\(path) can be read by other users (mode \(String(st.st_mode & 0o777, radix: 8)))",
+                hint: "run `chmod 600 \(path)`; if others could read secrets, also run `photon identity regenerate`")
         }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -73,12 +90,12 @@ enum SecureFiles {
             let n = Glibc.read(fd, &buffer, buffer.count)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw PhotonError(.storeIO, "cannot read \(url.path): \(String(cString: strerror(errno)))")
+                throw PhotonError(.storeIO, "cannot read \(path): \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
             data.append(contentsOf: buffer[..<n])
             guard data.count <= 16 << 20 else {
-                throw PhotonError(.storeCorrupt, "\(url.path) is larger than 16 MiB", hint: "it is not a Photon store file")
+                throw PhotonError(.storeCorrupt, "\(path) is larger than 16 MiB", hint: "it is not a Photon store file")
             }
         }
         return data
@@ -87,15 +104,19 @@ enum SecureFiles {
     /// Replaces `url` atomically with `data`, mode 0600. `durable: false` skips the two
     /// fsyncs, for a cache whose loss in a crash costs nothing but time.
     static func writeAtomically(_ data: Data, to url: URL, durable: Bool = true) throws {
-        let directory = url.deletingLastPathComponent()
-        let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        try writeAtomically(data, to: url.path, durable: durable)
+    }
+
+    static func writeAtomically(_ data: Data, to path: String, durable: Bool = true) throws {
+        let directory = parentPath(of: path)
+        let temp = directory + "/.\(fileName(of: path)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
-            throw PhotonError(.storeIO, "cannot create \(temp.path): \(String(cString: strerror(errno)))")
+            throw PhotonError(.storeIO, "cannot create \(temp): \(String(cString: strerror(errno)))")
         }
         var ok = false
         defer {
-            if !ok { unlink(temp.path) }
+            if !ok { unlink(temp) }
         }
         do {
             defer { close(fd) }
@@ -106,20 +127,20 @@ enum SecureFiles {
                     if n < 0 {
                         if errno == EINTR { continue }
                         throw PhotonError(
-                            .storeIO, "cannot write \(temp.path): \(String(cString: strerror(errno)))",
+                            .storeIO, "cannot write \(temp): \(String(cString: strerror(errno)))",
                             hint: "check free disk space")
                     }
                     offset += n
                 }
             }
-            guard !durable || fsync(fd) == 0 else { throw PhotonError(.storeIO, "fsync of \(temp.path) failed") }
+            guard !durable || fsync(fd) == 0 else { throw PhotonError(.storeIO, "fsync of \(temp) failed") }
         }
-        guard rename(temp.path, url.path) == 0 else {
-            throw PhotonError(.storeIO, "cannot replace \(url.path): \(String(cString: strerror(errno)))")
+        guard rename(temp, path) == 0 else {
+            throw PhotonError(.storeIO, "cannot replace \(path): \(String(cString: strerror(errno)))")
         }
         ok = true
         guard durable else { return }
-        let dirfd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirfd >= 0 {
             fsync(dirfd)
             close(dirfd)
@@ -152,16 +173,20 @@ final class StoreLock: Sendable {
     private init(fd: Int32) { self.fd = fd }
 
     static func acquire(_ url: URL, timeout: Duration) async throws -> StoreLock {
-        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        try await acquire(url.path, timeout: timeout)
+    }
+
+    static func acquire(_ path: String, timeout: Duration) async throws -> StoreLock {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
-            throw PhotonError(.storeIO, "cannot open the lock file \(url.path): \(String(cString: strerror(errno)))")
+            throw PhotonError(.storeIO, "cannot open the lock file \(path): \(String(cString: strerror(errno)))")
         }
         let end = ContinuousClock.now + timeout
         var delay = Duration.milliseconds(1)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 close(fd)
-                throw PhotonError(.storeIO, "cannot lock \(url.path): \(String(cString: strerror(errno)))")
+                throw PhotonError(.storeIO, "cannot lock \(path): \(String(cString: strerror(errno)))")
             }
             guard ContinuousClock.now < end else {
                 close(fd)

@@ -36,9 +36,9 @@ public struct Store: Sendable {
     /// Changes whenever either file is replaced or modified (inode, size and
     /// modification time of both); cheap enough to check before every use.
     public func fileStamp() -> [Int] {
-        [paths.devicesFile, paths.secretsFile].flatMap { url -> [Int] in
+        [paths.devicesPath, paths.secretsPath].flatMap { path -> [Int] in
             var st = stat()
-            guard stat(url.path, &st) == 0 else { return [-1, -1, -1, -1] }
+            guard stat(path, &st) == 0 else { return [-1, -1, -1, -1] }
             return [Int(st.st_ino), Int(st.st_size), Int(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec)]
         }
     }
@@ -65,8 +65,8 @@ public struct Store: Sendable {
             var secrets = try loadSecrets()
             let (originalDevices, originalSecrets) = (devices, secrets)
             let result = try body(&devices, &secrets)
-            if devices != originalDevices { try write(devices, to: paths.devicesFile, directory: paths.configDirectory) }
-            if secrets != originalSecrets { try write(secrets, to: paths.secretsFile, directory: paths.dataDirectory) }
+            if devices != originalDevices { try write(devices, to: paths.devicesPath) }
+            if secrets != originalSecrets { try write(secrets, to: paths.secretsPath) }
             return result
         }
     }
@@ -170,19 +170,19 @@ public struct Store: Sendable {
     // MARK: internals
 
     func locked<R>(_ body: () throws -> R) async throws -> R {
-        try SecureFiles.ensurePrivateDirectory(paths.configDirectory)
-        try SecureFiles.ensurePrivateDirectory(paths.dataDirectory)
-        let lock = try await StoreLock.acquire(paths.lockFile, timeout: lockTimeout)
+        try SecureFiles.ensurePrivateDirectory(paths.configPath)
+        try SecureFiles.ensurePrivateDirectory(paths.dataPath)
+        let lock = try await StoreLock.acquire(paths.lockPath, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
         return try body()
     }
 
     private func loadDevices() throws -> DeviceFile {
-        try load(DeviceFile.self, from: paths.devicesFile, schemaVersion: DeviceFile.currentSchemaVersion) ?? DeviceFile()
+        try load(DeviceFile.self, from: paths.devicesPath, schemaVersion: DeviceFile.currentSchemaVersion) ?? DeviceFile()
     }
 
     private func loadSecrets() throws -> SecretFile {
-        try load(SecretFile.self, from: paths.secretsFile, schemaVersion: SecretFile.currentSchemaVersion) ?? SecretFile()
+        try load(SecretFile.self, from: paths.secretsPath, schemaVersion: SecretFile.currentSchemaVersion) ?? SecretFile()
     }
 
     private struct VersionProbe: Decodable { var schemaVersion: Int? }
@@ -191,12 +191,12 @@ public struct Store: Sendable {
     /// Photon is refused and left alone; a damaged one is kept aside. The version is checked
     /// on the decoded file, and the file read a second time only when it does not decode
     /// (to tell a newer schema from damage), so a cold command decodes each file once.
-    func load<T: VersionedStoreFile>(_ type: T.Type, from url: URL, schemaVersion: Int) throws -> T? {
-        guard let data = try SecureFiles.read(url) else { return nil }
+    func load<T: VersionedStoreFile>(_ type: T.Type, from path: String, schemaVersion: Int) throws -> T? {
+        guard let data = try SecureFiles.read(path) else { return nil }
         let bytes = [UInt8](data)
         func newer(_ version: Int) -> PhotonError {
             PhotonError(
-                .storeCorrupt, "\(url.path) was written by a newer Photon (schema \(version), this one reads \(schemaVersion))",
+                .storeCorrupt, "\(path) was written by a newer Photon (schema \(version), this one reads \(schemaVersion))",
                 hint: "upgrade Photon; the file was left untouched")
         }
         let decoded: T
@@ -206,9 +206,9 @@ public struct Store: Sendable {
             if let probe = try? StoreFileDecoder.decode(VersionProbe.self, from: bytes), let version = probe.schemaVersion, version > schemaVersion {
                 throw newer(version)
             }
-            let kept = SecureFiles.keepAside(url)
+            let kept = SecureFiles.keepAside(URL(filePath: path, directoryHint: .notDirectory))
             throw PhotonError(
-                .storeCorrupt, "\(url.lastPathComponent) is damaged and cannot be read (\(Self.describe(error)))",
+                .storeCorrupt, "\(SecureFiles.fileName(of: path)) is damaged and cannot be read (\(Self.describe(error)))",
                 hint: "it was kept as \(kept.path) and a fresh file will be started; restore it from there if you can")
         }
         guard decoded.schemaVersion <= schemaVersion else { throw newer(decoded.schemaVersion) }
@@ -225,13 +225,13 @@ public struct Store: Sendable {
         }
     }
 
-    func write<T: Encodable>(_ value: T, to url: URL, directory: URL) throws {
+    func write<T: Encodable>(_ value: T, to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
         var data = try encoder.encode(value)
         data.append(0x0A)
-        try SecureFiles.writeAtomically(data, to: url)
+        try SecureFiles.writeAtomically(data, to: path)
     }
 }
 

@@ -8,15 +8,18 @@ import PhotonCore
 /// replaced without fsync, anything unreadable counts as absent, and forgetting a TV or
 /// regenerating the identity empties it.
 public struct TLSSessionFiles: TLSSessionStore {
-    public let directory: URL
+    /// The directory's path, what the files are read and written through (no Foundation
+    /// URL on a cold key's way).
+    public let directoryPath: String
+    public var directory: URL { URL(filePath: directoryPath, directoryHint: .isDirectory) }
     /// A session is a few hundred bytes to a few kilobytes (a TV's certificate inside).
     static let maximumSize = 16 << 10
 
-    public init(paths: StorePaths) { directory = paths.tlsSessionsDirectory }
+    public init(paths: StorePaths) { directoryPath = paths.tlsSessionsPath }
 
     public func session(for key: String) -> [UInt8]? {
-        guard let url = file(for: key) else { return nil }
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard let path = file(for: key) else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
@@ -30,30 +33,30 @@ public struct TLSSessionFiles: TLSSessionStore {
     }
 
     public func save(_ session: [UInt8], for key: String) {
-        guard let url = file(for: key), session.count <= Self.maximumSize else { return }
+        guard let path = file(for: key), session.count <= Self.maximumSize else { return }
         do {
-            try SecureFiles.ensurePrivateDirectory(directory)
-            try SecureFiles.writeAtomically(Data(session), to: url, durable: false)
+            try SecureFiles.ensurePrivateDirectory(directoryPath)
+            try SecureFiles.writeAtomically(Data(session), to: path, durable: false)
         } catch {
             // A cache: the next connection runs a full handshake.
         }
     }
 
     public func removeSession(for key: String) {
-        guard let url = file(for: key) else { return }
-        unlink(url.path)
+        guard let path = file(for: key) else { return }
+        unlink(path)
     }
 
     /// Removes every stored session.
     public func removeAll() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names { unlink(directory.appendingPathComponent(name).path) }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath) else { return }
+        for name in names { unlink(StorePaths.join(directoryPath, name)) }
     }
 
     /// Keys are hex digests; anything else never becomes a path.
-    private func file(for key: String) -> URL? {
+    private func file(for key: String) -> String? {
         let isLowerHex: (UInt8) -> Bool = { (48...57).contains($0) || (97...102).contains($0) }
         guard key.utf8.count == 64, key.utf8.allSatisfy(isLowerHex) else { return nil }
-        return directory.appendingPathComponent(key)
+        return StorePaths.join(directoryPath, key)
     }
 }

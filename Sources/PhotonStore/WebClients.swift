@@ -166,14 +166,14 @@ extension Store {
     // MARK: internals
 
     private func loadWebClients() throws -> WebClientFile {
-        try load(WebClientFile.self, from: paths.webClientsFile, schemaVersion: WebClientFile.currentSchemaVersion) ?? WebClientFile()
+        try load(WebClientFile.self, from: paths.webClientsFile.path, schemaVersion: WebClientFile.currentSchemaVersion) ?? WebClientFile()
     }
 
     private func updateWebClients<R: Sendable>(_ body: (inout WebClientFile) throws -> R) async throws -> R {
         try await locked {
             var file = try loadWebClients()
             let result = try body(&file)
-            try write(file, to: paths.webClientsFile, directory: paths.dataDirectory)
+            try write(file, to: paths.webClientsFile.path)
             return result
         }
     }

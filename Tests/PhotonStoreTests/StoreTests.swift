@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotonCore
 import PhotonTestSupport
+import PhotonWire
 import Testing
 
 @testable import PhotonStore
@@ -221,6 +222,33 @@ import Testing
         let explicit = try StorePaths.resolve(home: "/h", environment: ["PHOTON_HOME": "/p"])
         #expect(explicit.devicesFile.path == "/h/config/devices.json")
         #expect(throws: PhotonError.self) { try StorePaths.resolve(home: nil, environment: [:]) }
+    }
+
+    /// The store reads and writes through plain paths; the URLs say the same.
+    @Test func pathsAreAbsoluteWithoutTrailingSlashesAndTheURLsAgree() throws {
+        let current = FileManager.default.currentDirectoryPath
+        let relative = try StorePaths.resolve(home: "relative/home/", environment: [:])
+        #expect(relative.configPath == current + "/relative/home/config")
+        #expect(relative.devicesPath == current + "/relative/home/config/devices.json")
+        let slashed = StorePaths(home: URL(fileURLWithPath: "/tmp/x/", isDirectory: true))
+        #expect(slashed.secretsPath == "/tmp/x/data/secrets.json")
+        #expect(slashed.lockPath == "/tmp/x/data/.lock")
+        #expect(slashed.tlsSessionsPath == "/tmp/x/data/tls-sessions")
+        #expect(slashed.socketPath == "/tmp/x/run/" + DaemonWire.socketName)
+        for (url, path) in [
+            (slashed.devicesFile, slashed.devicesPath), (slashed.secretsFile, slashed.secretsPath), (slashed.lockFile, slashed.lockPath),
+            (slashed.tlsSessionsDirectory, slashed.tlsSessionsPath), (slashed.socketFile, slashed.socketPath),
+            (slashed.serviceLockFile, slashed.serviceLockPath), (slashed.configDirectory, slashed.configPath),
+        ] {
+            #expect(url.path == path)
+            #expect(url.isFileURL)
+        }
+        #expect(slashed.tlsSessionsDirectory.hasDirectoryPath && !slashed.devicesFile.hasDirectoryPath)
+        var moved = slashed
+        moved.dataDirectory = URL(fileURLWithPath: "/elsewhere/data/", isDirectory: true)
+        #expect(moved.secretsPath == "/elsewhere/data/secrets.json")
+        #expect(moved == StorePaths(configPath: "/tmp/x/config", dataPath: "/elsewhere/data", runtimePath: "/tmp/x/run/"))
+        #expect(StorePaths(homePath: "/").configPath == "/config")
     }
 
     @Test func nicknames() throws {

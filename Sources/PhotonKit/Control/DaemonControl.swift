@@ -31,7 +31,7 @@ public final class DaemonControl: TVControl {
     {
         guard let client = try await DaemonClient.connectIfRunning(store: store, timeout: min(timeout, .seconds(2))) else { return nil }
         log.debug("using photon serve (pid \(client.daemonPID))")
-        return DaemonControl(client: client, socketPath: store.paths.socketFile.path, timeout: timeout, source: source, log: log)
+        return DaemonControl(client: client, socketPath: store.paths.socketPath, timeout: timeout, source: source, log: log)
     }
 
     /// The envelope fields of a request: a fresh id, issued now, expiring after `lifetime`.

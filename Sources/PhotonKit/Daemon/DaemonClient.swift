@@ -33,7 +33,7 @@ public final class DaemonClient: Sendable {
     /// socket, or a socket nothing answers on). A socket that is not private to this
     /// user is an error, not a reason to fall back silently.
     public static func connectIfRunning(store: Store, timeout: Duration) async throws -> DaemonClient? {
-        let path = store.paths.socketFile.path
+        let path = store.paths.socketPath
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
         try store.checkServiceSocket()
