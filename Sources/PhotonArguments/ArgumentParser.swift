@@ -206,7 +206,13 @@ public struct ArgumentParser<Context>: Sendable {
         return ParsedCommand(command: command, arguments: positional, values: values, helpRequested: help)
     }
 
-    private func match(_ words: [String]) -> CommandSpec<Context>? { commands.first { $0.words == words } }
+    private func match(_ words: [String]) -> CommandSpec<Context>? {
+        // A loop, not `first(where:)`: the standard library's unspecialized `first(where:)`
+        // resolves its iterator's conformance at run time, a scan of every conformance
+        // record in the binary (~50 µs on a cold command).
+        for command in commands where command.words == words { return command }
+        return nil
+    }
 
     private func unknownCommand(_ words: [String]) -> PhotonError {
         let prefix = Array(words.dropLast())

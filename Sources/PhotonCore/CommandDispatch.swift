@@ -8,7 +8,7 @@ extension RemoteCommand {
         async throws
     {
         // The session's own state reads, held for the command it was opened for, go now.
-        defer { (session as? any HoldsStateReads)?.stateReads.release() }
+        defer { session.stateReadGate?.release() }
         let needed = requiredCapability
         guard session.capabilities.contains(needed) else {
             throw session.unavailability(of: needed)
@@ -20,7 +20,7 @@ extension RemoteCommand {
         }
         switch self {
         case .key(let input, let action):
-            let keys = try Self.implementation(of: KeySending.self, in: session, for: needed)
+            let keys = try Self.keySender(in: session, for: needed)
             if action == .holdEnd {
                 // A key must never stay held: the release ignores the command's expiry.
                 try await CommandDeadline.exempt { try await keys.sendKey(input, .holdEnd) }
@@ -28,7 +28,7 @@ extension RemoteCommand {
                 try await keys.sendKey(input, action)
             }
         case .longPress(let input, let milliseconds):
-            let keys = try Self.implementation(of: KeySending.self, in: session, for: needed)
+            let keys = try Self.keySender(in: session, for: needed)
             try await keys.sendKey(input, .holdStart)
             // The release is sent even if the wait is cancelled or the command expired.
             let slept: Result<Void, any Error>
@@ -39,7 +39,7 @@ extension RemoteCommand {
             try await CommandDeadline.exempt { try await keys.sendKey(input, .holdEnd) }
             try slept.get()
         case .volume(let change):
-            try await Self.implementation(of: KeySending.self, in: session, for: needed).sendKey(.key(change.key), .press)
+            try await Self.keySender(in: session, for: needed).sendKey(.key(change.key), .press)
         case .text(let text): try await Self.implementation(of: TextTyping.self, in: session, for: needed).type(text)
         case .launch(let app):
             let launcher = try Self.implementation(of: AppLaunching.self, in: session, for: needed)
@@ -76,7 +76,7 @@ extension RemoteCommand {
             if Self.channelMethod(for: session) == .tuningCall, let tuner = session as? any ChannelTuning {
                 try await tuner.tune(number)
             } else {
-                let keys = try Self.implementation(of: KeySending.self, in: session, for: needed)
+                let keys = try Self.keySender(in: session, for: needed)
                 for key in try Self.digitKeys(for: number) { try await keys.sendKey(.key(key), .press) }
             }
         case .spoken(let words, let target):
@@ -98,12 +98,20 @@ extension RemoteCommand {
     }
 
     static func implementation<P>(of kind: P.Type, in session: any RemoteSession, for capability: Capability) throws -> P {
-        guard let found = session as? P else {
-            throw PhotonError.unsupported(
-                "this TV's adapter declares \(capability.rawValue) but does not implement it; nothing was sent",
-                hint: "report this to the adapter's authors")
-        }
+        guard let found = session as? P else { throw notImplemented(capability) }
         return found
+    }
+
+    /// The session's key sender, without a dynamic cast (keys are most commands).
+    static func keySender(in session: any RemoteSession, for capability: Capability) throws -> any KeySending {
+        guard let found = session.keySending else { throw notImplemented(capability) }
+        return found
+    }
+
+    static func notImplemented(_ capability: Capability) -> PhotonError {
+        PhotonError.unsupported(
+            "this TV's adapter declares \(capability.rawValue) but does not implement it; nothing was sent",
+            hint: "report this to the adapter's authors")
     }
 }
 

@@ -10,6 +10,27 @@ public protocol RemoteSession: AnyObject, Sendable {
     /// Power, volume, app and connection events; the stream ends after `.disconnected`.
     var events: AsyncStream<TVEvent> { get }
     func close() async
+
+    // What every command asks of a session, as requirements its refinements fill in
+    // (`HoldsStateReads`, `AcknowledgesCommands`, `KeySending`), not as dynamic casts: a
+    // session type's first `as?` to a protocol scans every conformance record of the
+    // binary (~40 µs each on a cold key, three per key).
+
+    /// The gate its own state reads wait behind, if it holds them (`HoldsStateReads`).
+    var stateReadGate: StateReadGate? { get }
+    /// Whether the TV confirms `command` once carried out (an answer per request: Roku's
+    /// HTTP, LG's SSAP requests; `AcknowledgesCommands`). A command it does not confirm
+    /// (Android TV, Samsung, LG's pointer keys) was written, and a cut right after the
+    /// write may still lose it.
+    func confirms(_ command: RemoteCommand) -> Bool
+    /// This session as a key sender, if it is one (`KeySending`).
+    var keySending: (any KeySending)? { get }
+}
+
+extension RemoteSession {
+    public var stateReadGate: StateReadGate? { nil }
+    public func confirms(_ command: RemoteCommand) -> Bool { false }
+    public var keySending: (any KeySending)? { nil }
 }
 
 extension RemoteSession {
@@ -24,19 +45,14 @@ extension RemoteSession {
     }
 }
 
-extension RemoteSession {
-    /// Whether the TV confirms `command` once carried out (an answer per request: Roku's
-    /// HTTP, LG's SSAP requests). A command it does not confirm (Android TV, Samsung,
-    /// LG's pointer keys) was written, and a cut right after the write may still lose it.
-    public func confirms(_ command: RemoteCommand) -> Bool {
-        (self as? any AcknowledgesCommands)?.acknowledges(command) ?? false
-    }
-}
-
 /// A session whose TV answers each command it carries out, so "sent" can be told from
 /// "done": results say `acknowledged`.
 public protocol AcknowledgesCommands: RemoteSession {
     func acknowledges(_ command: RemoteCommand) -> Bool
+}
+
+extension AcknowledgesCommands {
+    public func confirms(_ command: RemoteCommand) -> Bool { acknowledges(command) }
 }
 
 /// A session that can say why one of its capabilities is missing on this TV (an
@@ -57,6 +73,10 @@ public protocol KeySending: RemoteSession {
     /// long press is one fixed-length event (Fire TV's `input keyevent --longpress`) says
     /// false, and a long press then does not wait for a hold that changes nothing.
     var holdsForTheTimeAsked: Bool { get }
+}
+
+extension KeySending {
+    public var keySending: (any KeySending)? { self }
 }
 
 extension KeySending {

@@ -65,3 +65,7 @@ public final class StateReadGate: Sendable {
 public protocol HoldsStateReads: RemoteSession {
     var stateReads: StateReadGate { get }
 }
+
+extension HoldsStateReads {
+    public var stateReadGate: StateReadGate? { stateReads }
+}
