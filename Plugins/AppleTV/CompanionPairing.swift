@@ -1,4 +1,5 @@
 import PhotonCore
+import PhotonCrypto
 import PhotonHAP
 
 /// Pair-setup and pair-verify carried over a Companion connection: each TLV8 message in an
@@ -20,6 +21,10 @@ public enum CompanionPairing {
     /// Pair-verify with stored credentials, then encryption on. Fails closed (`pinMismatch`)
     /// when the Apple TV cannot prove it holds the key it was paired with.
     public static func verify(on connection: CompanionConnection, credentials: HAPCredentials, timeout: Duration) async throws {
+        // Its first X25519 key is this process's first use of OpenSSL's crypto: wait for the
+        // warm-up (OpenSSL's first use, on the other core) rather than fetch the same
+        // algorithms beside it on OpenSSL's locks.
+        await OpenSSLWarmUp.finished()
         var client = try PairVerifyClient(credentials: credentials)
         let m2 = try await exchange(connection, .pairVerifyStart, client.m1(), [("_auTy", .int(4))], timeout: timeout)
         let m4 = try await exchange(connection, .pairVerifyNext, try client.m3(answering: m2), [], timeout: timeout)
