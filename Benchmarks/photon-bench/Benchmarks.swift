@@ -264,16 +264,18 @@ enum Benchmarks {
             A TLS brand's handshake resumes the TV's last session after the first run (kept in
             the store, docs/security.md), as a user's second key press does: the TV signs
             nothing and sends no certificate. The Python peers run a full handshake every time.
-            Before main, photon-cli maps libssl and libcrypto and glibc probes the CPU: on
-            this VM every CPUID instruction traps to the hypervisor (~9.5 µs each, ~60 of them
-            in glibc's start), which is most of "photon main" and a third of "photon-cli main".
+            Before main, glibc probes the CPU: on this VM every CPUID instruction traps to the
+            hypervisor (10–13 µs each, 68 of them in glibc's start, in each of the two programs),
+            which is most of "photon main" and half of "photon-cli main". photon-cli does not
+            link OpenSSL: it opens it on first use (COpenSSLLoader), on the warm-up's thread, so
+            a key to a TV without TLS never loads it.
             Release builds link libstdc++ and libgcc into photon-cli and give the Swift runtime
             its arguments without reading /proc/self/maps (Package.swift says how).
-            While photon-cli reads its arguments and the store, a second thread makes the event
-            loop and the one client TLS context every connection of the process uses ("network
-            warm-up", on the other core: OpenSSL's first use); whatever uses OpenSSL first — a
-            TLS connection, a Fire TV's ADB key — waits for it rather than initialise OpenSSL at
-            the same time. The installation's TLS identity is read only when a TV asks for a
+            While photon-cli reads its arguments and the store, a second thread makes the one
+            client TLS context every connection of the process uses, then the event loop
+            ("network warm-up", on the other core: OpenSSL's first use, opening it included);
+            whatever uses OpenSSL first — a TLS connection, a Fire TV's ADB key, an Apple TV's
+            pair-verify — waits for it rather than initialise OpenSSL at the same time. The installation's TLS identity is read only when a TV asks for a
             client certificate, which a resumed handshake never does. A session opened for a
             command sends it before its own state reads (power, volume, the app), and an LG
             session opened for a button connects its pointer socket while it registers.
