@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotonCore
+import PhotonWire
 
 /// File operations with the guarantees the security model asks for: private
 /// directories (0700) and files (0600) owned by this user, atomic replacement (temp file,
@@ -48,12 +49,9 @@ enum SecureFiles {
         }
     }
 
-    /// The directory `path` is in ("/" for a top-level name; `path` itself for "/").
-    static func parentPath(of path: String) -> String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
-        if slash == path.startIndex { return "/" }
-        return String(path[..<slash])
-    }
+    /// The directory `path` is in ("/" for a top-level name), by the rule the front end
+    /// uses to find photon-cli beside itself.
+    static func parentPath(of path: String) -> String { DaemonConnection.parent(of: path) }
 
     /// The last component of `path`.
     static func fileName(of path: String) -> String {
